@@ -1,0 +1,57 @@
+// The timing harness: fresh random inputs, poisoned outputs, CUDA-event timing with warm-ups and
+// the median of many repetitions, and the measured peak (device-to-device cudaMemcpy).
+//
+// A study uses it in this order for every rung: poison the output, run once, compare every
+// element with the CPU reference, and only then time. A wrong rung never gets a speed.
+#pragma once
+
+#include "core/buffer.hpp"
+#include "core/report.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+namespace ladder::lab {
+
+struct TimingOptions {
+  int warmups = 3;
+  // 0: choose the count from a time budget (at least min_samples, at most max_samples).
+  int repetitions = 0;
+  int min_samples = 20;
+  int max_samples = 200;
+  double budget_ms = 400.0;
+  // Overwrite an L2-sized scratch buffer before every timed launch (nvbench's "cold" mode).
+  bool flush_l2 = false;
+};
+
+// Times `launch` (which enqueues work on the given stream) with a pair of CUDA events per sample.
+// `ops_per_launch` divides each sample (a kernel that loops nreps times inside counts as nreps).
+Measurement time_launches(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream,
+                          const TimingOptions& options, int ops_per_launch = 1);
+
+// Device-to-device cudaMemcpy of `bytes`, counting read + write, in GB/s (median).
+double measure_copy_bandwidth_gbs(std::size_t bytes, cudaStream_t stream,
+                                  const TimingOptions& options);
+
+// Fills `data` with pseudo-random non-zero values derived from (seed, index): floats uniform in
+// [lo, hi) with zero excluded, integers uniform in [lo, hi] with zero excluded when lo < 0 < hi
+// permits. The same (seed, n) always gives the same values, so a failure can be replayed.
+template <class T>
+void fill_random(T* data, std::int64_t n, std::uint64_t seed, double lo, double hi,
+                 cudaStream_t stream);
+
+// Writes 0xFF to every byte: NaN for floating types, -1 / max for integers. A kernel that skips
+// an element leaves a value the CPU reference never produces.
+void poison(void* data, std::size_t bytes, cudaStream_t stream);
+
+// Launch-error check after every launch: throws CudaError naming the kernel.
+void check_launch(const char* what);
+
+// A fresh seed for one run (random_device), printed with the results so a run can be replayed.
+std::uint64_t fresh_seed();
+
+} // namespace ladder::lab

@@ -1,0 +1,285 @@
+// The transpose ladder, in the order of the seeds' table (000_733e1357adff97a9.txt, "Matrix
+// Transpose", GTX 280, 2048 x 2048), then the rungs beyond the seeds, then the reference rows.
+//
+// Every seed kernel takes `nreps` so that one body serves both of the seeds' timing modes: the
+// host loops over launches with nreps = 1, or one launch loops nreps times inside the kernel.
+// Seed kernels work on whole 32 x 32 tiles, one per 32 x 8 thread block, as the seeds do.
+#include "transpose/tiled.cuh"
+#include "transpose/variants.hpp"
+
+#include "core/harness.hpp"
+#include "ladder/error.hpp"
+#include "ladder/transpose.hpp"
+
+#include <cublas_v2.h>
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+namespace ladder::lab {
+
+namespace {
+
+constexpr int T = seed_tile;
+constexpr int R = seed_block_rows;
+
+// --- seed rungs --------------------------------------------------------------------------------
+
+// Simple copy: the best case a transpose can reach (same bytes, both sides coalesced).
+__global__ void copy_kernel(const float* in, float* out, std::int64_t rows, std::int64_t cols,
+                            int nreps) {
+  const std::int64_t x = blockIdx.x * T + threadIdx.x;
+  const std::int64_t y = blockIdx.y * T + threadIdx.y;
+  for (int rep = 0; rep < nreps; ++rep)
+    for (int k = 0; k < T; k += R)
+      out[(y + k) * cols + x] = in[(y + k) * cols + x];
+}
+
+// Shared-memory copy: the copy staged through a tile, to price the shared-memory round trip.
+__global__ void copy_shared_kernel(const float* in, float* out, std::int64_t rows,
+                                   std::int64_t cols, int nreps) {
+  __shared__ float tile[T][T];
+  const std::int64_t x = blockIdx.x * T + threadIdx.x;
+  const std::int64_t y = blockIdx.y * T + threadIdx.y;
+  for (int rep = 0; rep < nreps; ++rep) {
+    for (int k = 0; k < T; k += R)
+      tile[threadIdx.y + k][threadIdx.x] = in[(y + k) * cols + x];
+    __syncthreads();
+    for (int k = 0; k < T; k += R)
+      out[(y + k) * cols + x] = tile[threadIdx.y + k][threadIdx.x];
+    __syncthreads(); // the next repetition overwrites the tile
+  }
+}
+
+// Naive transpose: reads coalesced, writes with a stride of `rows` elements (one transaction
+// per element on the GTX 280; one 32-byte sector per 4-byte element today).
+__global__ void naive_kernel(const float* in, float* out, std::int64_t rows, std::int64_t cols,
+                             int nreps) {
+  const std::int64_t x = blockIdx.x * T + threadIdx.x;
+  const std::int64_t y = blockIdx.y * T + threadIdx.y;
+  for (int rep = 0; rep < nreps; ++rep)
+    for (int k = 0; k < T; k += R)
+      out[x * rows + y + k] = in[(y + k) * cols + x];
+}
+
+// Tile (bx, by) of the input goes to tile (by, bx) of the output through shared memory, so both
+// the read and the write walk along rows. Pad = 1 makes the column walk hit 32 distinct banks.
+template <int Pad>
+__device__ void transpose_tile(const float* in, float* out, std::int64_t rows, std::int64_t cols,
+                               std::int64_t bx, std::int64_t by, int nreps) {
+  __shared__ float tile[T][T + Pad];
+  const std::int64_t x_in = bx * T + threadIdx.x, y_in = by * T + threadIdx.y;
+  const std::int64_t x_out = by * T + threadIdx.x, y_out = bx * T + threadIdx.y;
+  for (int rep = 0; rep < nreps; ++rep) {
+    for (int k = 0; k < T; k += R)
+      tile[threadIdx.y + k][threadIdx.x] = in[(y_in + k) * cols + x_in];
+    __syncthreads();
+    for (int k = 0; k < T; k += R)
+      out[(y_out + k) * rows + x_out] = tile[threadIdx.x][threadIdx.y + k];
+    __syncthreads();
+  }
+}
+
+template <int Pad>
+__global__ void coalesced_kernel(const float* in, float* out, std::int64_t rows,
+                                 std::int64_t cols, int nreps) {
+  transpose_tile<Pad>(in, out, rows, cols, blockIdx.x, blockIdx.y, nreps);
+}
+
+// Fine-grained: transposes within each tile but writes it back to the tile's own place. Its
+// speed against the shared-memory copy isolates the cost of the in-tile transpose.
+__global__ void fine_grained_kernel(const float* in, float* out, std::int64_t rows,
+                                    std::int64_t cols, int nreps) {
+  __shared__ float tile[T][T + 1];
+  const std::int64_t x = blockIdx.x * T + threadIdx.x;
+  const std::int64_t y = blockIdx.y * T + threadIdx.y;
+  for (int rep = 0; rep < nreps; ++rep) {
+    for (int k = 0; k < T; k += R)
+      tile[threadIdx.y + k][threadIdx.x] = in[(y + k) * cols + x];
+    __syncthreads();
+    for (int k = 0; k < T; k += R)
+      out[(y + k) * cols + x] = tile[threadIdx.x][threadIdx.y + k];
+    __syncthreads();
+  }
+}
+
+// Coarse-grained: moves each tile to its transposed place without transposing inside it. Its
+// speed isolates the cost of writing tiles to far-apart places (partition camping on GT200).
+__global__ void coarse_grained_kernel(const float* in, float* out, std::int64_t rows,
+                                      std::int64_t cols, int nreps) {
+  __shared__ float tile[T][T + 1];
+  const std::int64_t x_in = blockIdx.x * T + threadIdx.x, y_in = blockIdx.y * T + threadIdx.y;
+  const std::int64_t x_out = blockIdx.y * T + threadIdx.x, y_out = blockIdx.x * T + threadIdx.y;
+  for (int rep = 0; rep < nreps; ++rep) {
+    for (int k = 0; k < T; k += R)
+      tile[threadIdx.y + k][threadIdx.x] = in[(y_in + k) * cols + x_in];
+    __syncthreads();
+    for (int k = 0; k < T; k += R)
+      out[(y_out + k) * rows + x_out] = tile[threadIdx.y + k][threadIdx.x];
+    __syncthreads();
+  }
+}
+
+// Diagonal block reordering: blocks launched together touch different memory partitions
+// (the GT200's 8 partitions of 256 bytes). The block id is read as diagonal coordinates.
+__global__ void diagonal_kernel(const float* in, float* out, std::int64_t rows, std::int64_t cols,
+                                int nreps) {
+  std::int64_t bx, by;
+  if (gridDim.x == gridDim.y) { // square grid: the cheap mapping
+    by = blockIdx.x;
+    bx = (blockIdx.x + blockIdx.y) % gridDim.x;
+  } else {
+    const std::int64_t linear = blockIdx.x + static_cast<std::int64_t>(gridDim.x) * blockIdx.y;
+    by = linear % gridDim.y;
+    bx = (linear / gridDim.y + by) % gridDim.x;
+  }
+  transpose_tile<1>(in, out, rows, cols, bx, by, nreps);
+}
+
+using SeedKernel = void (*)(const float*, float*, std::int64_t, std::int64_t, int);
+
+template <SeedKernel Kernel>
+void launch_seed(const float* in, float* out, Shape shape, int nreps, cudaStream_t stream) {
+  const dim3 grid(static_cast<unsigned>(shape.cols / T), static_cast<unsigned>(shape.rows / T));
+  Kernel<<<grid, dim3(T, R), 0, stream>>>(in, out, shape.rows, shape.cols, nreps);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+const char* needs_whole_tiles(Shape s) {
+  if (s.rows % T != 0 || s.cols % T != 0)
+    return "seed kernel: needs rows and cols that are multiples of 32";
+  if (s.rows / T > 65535)
+    return "seed kernel: more than 65535 tile rows exceed gridDim.y";
+  return nullptr;
+}
+
+// --- beyond the seeds ----------------------------------------------------------------------------
+
+using Word = std::uint32_t; // float moved as its bits
+
+template <class TileShapeT, bool Vector>
+void launch_tiled_rung(const float* in, float* out, Shape s, int nreps, cudaStream_t stream) {
+  transpose_detail::launch_tiled<Word, TileShapeT, Vector>(reinterpret_cast<const Word*>(in),
+                                                           reinterpret_cast<Word*>(out), s.rows,
+                                                           s.cols, nreps, stream);
+}
+
+const char* any_shape(Shape) { return nullptr; }
+
+const char* needs_whole_vectors(Shape s) {
+  if (s.rows % 4 != 0 || s.cols % 4 != 0)
+    return "16-byte rung: needs rows and cols that are multiples of 4 (the library falls back)";
+  return nullptr;
+}
+
+void launch_library(const float* in, float* out, Shape s, int, cudaStream_t stream) {
+  ladder::transpose(in, out, s.rows, s.cols, stream);
+}
+
+// --- references --------------------------------------------------------------------------------
+
+void launch_memcpy(const float* in, float* out, Shape s, int, cudaStream_t stream) {
+  LADDER_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(s.rows * s.cols) * sizeof(float),
+                              cudaMemcpyDeviceToDevice, stream));
+}
+
+cublasHandle_t cublas_handle() {
+  static cublasHandle_t handle = [] {
+    cublasHandle_t h = nullptr;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+      throw std::runtime_error("cublasCreate failed");
+    return h;
+  }();
+  return handle;
+}
+
+// cuBLAS is column-major: our rows x cols row-major input is its cols x rows matrix A (lda =
+// cols), and C = A^T is rows x cols column-major (ldc = rows), i.e. our cols x rows row-major.
+void launch_geam(const float* in, float* out, Shape s, int, cudaStream_t stream) {
+  const float one = 1.0f, zero = 0.0f;
+  cublasHandle_t h = cublas_handle();
+  cublasSetStream(h, stream);
+  const auto status = cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(s.rows),
+                                  static_cast<int>(s.cols), &one, in, static_cast<int>(s.cols),
+                                  &zero, out, static_cast<int>(s.rows), out,
+                                  static_cast<int>(s.rows));
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error("cublasSgeam failed with status " + std::to_string(status));
+}
+
+const char* fits_cublas_int(Shape s) {
+  return s.rows > 0x7fffffff || s.cols > 0x7fffffff ? "cuBLAS takes 32-bit dimensions" : nullptr;
+}
+
+template <class TileShapeT, bool Vector> const void* tiled_address() {
+  return transpose_detail::tiled_kernel_address<Word, TileShapeT, Vector>();
+}
+
+using transpose_detail::TileShape;
+using Tile32x32 = TileShape<32, 32, 256>;
+using Tile64x64 = TileShape<64, 64, 256>;
+using Tile64x64Narrow = TileShape<64, 64, 128>;
+using Tile32x128 = TileShape<32, 128, 256>;
+using Tile128x32 = TileShape<128, 32, 256>;
+
+const void* address(SeedKernel k) { return reinterpret_cast<const void*>(k); }
+
+} // namespace
+
+std::span<const TransposeVariant> transpose_variants() {
+  using enum TransposeResult;
+  static const std::array variants = {
+      TransposeVariant{"copy", "copy rows to rows: both sides coalesced, the ceiling for a transpose",
+                       "Simple Copy", false, copy, needs_whole_tiles, true,
+                       launch_seed<copy_kernel>, address(copy_kernel), T * R},
+      TransposeVariant{"copy_shared", "the copy staged through a 32x32 shared-memory tile",
+                       "Shared Memory Copy", false, copy, needs_whole_tiles, true,
+                       launch_seed<copy_shared_kernel>, address(copy_shared_kernel), T * R},
+      TransposeVariant{"naive", "read rows, write columns: every write is a separate transaction",
+                       "Naive Transpose", false, transpose, needs_whole_tiles, true,
+                       launch_seed<naive_kernel>, address(naive_kernel), T * R},
+      TransposeVariant{"coalesced", "transpose a 32x32 tile in shared memory so reads and writes coalesce",
+                       "Coalesced Transpose", false, transpose, needs_whole_tiles, true,
+                       launch_seed<coalesced_kernel<0>>, address(coalesced_kernel<0>), T * R},
+      TransposeVariant{"coalesced_padded", "pad the tile to 33 columns: the column walk is bank-conflict free",
+                       "Bank Conflict Free Transpose", false, transpose, needs_whole_tiles, true,
+                       launch_seed<coalesced_kernel<1>>, address(coalesced_kernel<1>), T * R},
+      TransposeVariant{"fine_grained", "transpose inside each tile but keep the tile in place (diagnostic)",
+                       "Fine-grained Transpose", false, tile_local_transpose, needs_whole_tiles, true,
+                       launch_seed<fine_grained_kernel>, address(fine_grained_kernel), T * R},
+      TransposeVariant{"coarse_grained", "move whole tiles to their transposed place untransposed (diagnostic)",
+                       "Coarse-grained Transpose", false, tiles_moved, needs_whole_tiles, true,
+                       launch_seed<coarse_grained_kernel>, address(coarse_grained_kernel), T * R},
+      TransposeVariant{"diagonal", "visit tiles along diagonals to spread writes over memory partitions",
+                       "Diagonal", false, transpose, needs_whole_tiles, true,
+                       launch_seed<diagonal_kernel>, address(diagonal_kernel), T * R},
+      TransposeVariant{"tiled_32x32_v16", "the padded tile with 16-byte loads and stores (one per thread)",
+                       "", false, transpose, needs_whole_vectors, true,
+                       launch_tiled_rung<Tile32x32, true>, tiled_address<Tile32x32, true>(), 256},
+      TransposeVariant{"tiled_64x64_scalar", "64x64 tiles, 16 scalar loads in flight per thread, any shape",
+                       "", false, transpose, any_shape, true,
+                       launch_tiled_rung<Tile64x64, false>, tiled_address<Tile64x64, false>(), 256},
+      TransposeVariant{"tiled_64x64_v16", "64x64 tiles, 4 16-byte loads in flight per thread",
+                       "", false, transpose, needs_whole_vectors, true,
+                       launch_tiled_rung<Tile64x64, true>, tiled_address<Tile64x64, true>(), 256},
+      TransposeVariant{"tiled_64x64_v16_t128", "64x64 tiles with 128 threads: 8 16-byte loads per thread",
+                       "", false, transpose, needs_whole_vectors, true,
+                       launch_tiled_rung<Tile64x64Narrow, true>, tiled_address<Tile64x64Narrow, true>(), 128},
+      TransposeVariant{"tiled_32x128_v16", "wide 32x128 tiles: longer row segments read per tile",
+                       "", false, transpose, needs_whole_vectors, true,
+                       launch_tiled_rung<Tile32x128, true>, tiled_address<Tile32x128, true>(), 256},
+      TransposeVariant{"tiled_128x32_v16", "tall 128x32 tiles: longer row segments written per tile",
+                       "", false, transpose, needs_whole_vectors, true,
+                       launch_tiled_rung<Tile128x32, true>, tiled_address<Tile128x32, true>(), 256},
+      TransposeVariant{"ladder::transpose", "the library call: the best tiled kernel that applies, any shape",
+                       "", false, transpose, any_shape, false, launch_library, nullptr, 0},
+      TransposeVariant{"cudaMemcpy", "device-to-device copy of the same bytes", "", true, copy,
+                       any_shape, false, launch_memcpy, nullptr, 0},
+      TransposeVariant{"cublas_geam", "cuBLAS Sgeam with op(A) = transpose", "", true, transpose,
+                       fits_cublas_int, false, launch_geam, nullptr, 0},
+  };
+  return variants;
+}
+
+} // namespace ladder::lab

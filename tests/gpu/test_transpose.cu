@@ -1,0 +1,189 @@
+// GPU tests of the transpose ladder, driven by the registry: a new rung is tested without
+// touching this file. Outputs are poisoned before every run and compared bit for bit.
+#include "gpu_test.hpp"
+
+#include "core/buffer.hpp"
+#include "core/harness.hpp"
+#include "ladder/transpose.hpp"
+#include "transpose/reference.hpp"
+#include "transpose/variants.hpp"
+
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace ladder::test {
+namespace {
+
+using lab::DeviceBuffer;
+using lab::Shape;
+using lab::TransposeVariant;
+
+std::vector<Shape> variant_shapes() {
+  std::vector<Shape> shapes = {{32, 32}, {64, 96}, {96, 64}, {256, 256}, {1, 7},   {7, 1},
+                               {31, 33}, {33, 65}, {67, 45}, {1000, 37}, {4, 1024}, {1024, 4}};
+  if (!small_mode()) {
+    shapes.push_back({2048, 2048});
+    shapes.push_back({4097, 4095});
+    shapes.push_back({1, 100003});
+  }
+  return shapes;
+}
+
+class TransposeVariantTest : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(TransposeVariantTest, MatchesCpuReferenceOnEveryShapeItSupports) {
+  const TransposeVariant& v = lab::transpose_variants()[GetParam()];
+  lab::Stream stream;
+  int tested = 0;
+  for (const Shape s : variant_shapes()) {
+    if (v.unsupported(s))
+      continue;
+    const auto n = static_cast<std::size_t>(s.rows * s.cols);
+    DeviceBuffer<float> in(n), out(n);
+    lab::fill_random<float>(in.data(), static_cast<std::int64_t>(n), lab::fresh_seed(), -1, 1, stream);
+    std::vector<float> host_in(n), got(n), expected(n);
+    ASSERT_EQ(cudaMemcpyAsync(host_in.data(), in.data(), in.bytes(), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+    lab::cpu_expected(v.result, host_in, expected, s, lab::seed_tile);
+    // nreps > 1 must leave the same output (the loop-in-kernel timing mode).
+    for (int nreps : {1, 3}) {
+      if (nreps > 1 && !v.loops_in_kernel)
+        continue;
+      lab::poison(out.data(), out.bytes(), stream);
+      v.launch(in.data(), out.data(), s, nreps, stream);
+      ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+      ASSERT_EQ(cudaMemcpyAsync(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      const bool rowwise_same = v.result == lab::TransposeResult::copy ||
+                                v.result == lab::TransposeResult::tile_local_transpose;
+      EXPECT_EQ(lab::compare_exact(got, expected, rowwise_same ? s.cols : s.rows), "")
+          << v.name << " on " << s.rows << "x" << s.cols << " nreps " << nreps;
+    }
+    ++tested;
+  }
+  // Every rung must handle at least the seeds' kind of shape (square, multiple of 32).
+  EXPECT_GT(tested, 0) << v.name << " supports none of the test shapes";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Registry, TransposeVariantTest, ::testing::Range<std::size_t>(0, lab::transpose_variants().size()),
+    [](const auto& info) { return test_name(lab::transpose_variants()[info.param].name); });
+
+// --- the library call over types, awkward shapes and alignments -------------------------------
+
+struct Pair4 { // 8 bytes, aligned to 4, like std::complex<float>
+  float re, im;
+  bool operator==(const Pair4&) const = default;
+};
+struct alignas(16) Quad16 {
+  double a, b;
+  bool operator==(const Quad16&) const = default;
+};
+
+template <class T> T random_value(std::mt19937_64& rng) {
+  if constexpr (std::is_same_v<T, Pair4>)
+    return {static_cast<float>(rng() % 1000) + 0.5f, static_cast<float>(rng() % 1000) - 0.25f};
+  else if constexpr (std::is_same_v<T, Quad16>)
+    return {static_cast<double>(rng() % 100000), -static_cast<double>(rng() % 777)};
+  else
+    return static_cast<T>(rng() % 100000 + 1);
+}
+
+std::vector<Shape> library_shapes() {
+  std::vector<Shape> shapes = {{1, 1},   {1, 7},    {7, 1},     {31, 33},  {33, 65},
+                               {1000, 37}, {37, 1000}, {256, 256}, {3, 100}, {100, 3}};
+  if (!small_mode()) {
+    shapes.push_back({4097, 4095});
+    shapes.push_back({2048, 2048});
+  }
+  return shapes;
+}
+
+template <class T> class LibraryTranspose : public ::testing::Test {};
+using ElementTypes = ::testing::Types<float, double, std::int32_t, std::int64_t, std::uint8_t,
+                                      std::int16_t, Pair4, Quad16>;
+TYPED_TEST_SUITE(LibraryTranspose, ElementTypes);
+
+TYPED_TEST(LibraryTranspose, AnyShapeAndOffset) {
+  using T = TypeParam;
+  std::mt19937_64 rng(lab::fresh_seed());
+  lab::Stream stream;
+  for (const Shape s : library_shapes()) {
+    // offset 0: aligned (16-byte path where it applies); offset 1: one element in, so 16-byte
+    // vectors never line up and the scalar path must carry it.
+    for (std::int64_t offset : {0, 1}) {
+      const auto n = static_cast<std::size_t>(s.rows * s.cols);
+      std::vector<T> host_in(n), got(n), expected(n);
+      for (auto& x : host_in)
+        x = random_value<T>(rng);
+      for (std::int64_t r = 0; r < s.rows; ++r)
+        for (std::int64_t c = 0; c < s.cols; ++c)
+          expected[c * s.rows + r] = host_in[r * s.cols + c];
+      DeviceBuffer<T> in(n + 1), out(n + 1);
+      ASSERT_EQ(cudaMemcpy(in.data() + offset, host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+      lab::poison(out.data(), out.bytes(), stream);
+      ladder::transpose(in.data() + offset, out.data() + offset, s.rows, s.cols, stream.get());
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(got.data(), out.data() + offset, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        wrong += !(got[i] == expected[i]);
+      EXPECT_EQ(wrong, 0u) << s.rows << "x" << s.cols << " offset " << offset;
+    }
+  }
+}
+
+TEST(LibraryTransposeArgs, ZeroSizesAreNoOps) {
+  DeviceBuffer<float> buf(4);
+  lab::Stream stream;
+  EXPECT_NO_THROW(ladder::transpose<float>(nullptr, nullptr, 0, 5, stream.get()));
+  EXPECT_NO_THROW(ladder::transpose<float>(nullptr, nullptr, 5, 0, stream.get()));
+  EXPECT_NO_THROW(ladder::transpose<float>(buf.data(), buf.data(), 0, 0, stream.get()));
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+}
+
+TEST(LibraryTransposeArgs, BadArgumentsThrowBeforeLaunch) {
+  DeviceBuffer<float> a(64), b(64);
+  const auto throws_naming = [](auto&& call, const char* word) {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what()).find(word) != std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_TRUE(throws_naming([&] { ladder::transpose(a.data(), b.data(), -1, 4); }, "rows"));
+  EXPECT_TRUE(throws_naming([&] { ladder::transpose(a.data(), b.data(), 4, -3); }, "cols"));
+  EXPECT_TRUE(throws_naming([&] { ladder::transpose<float>(nullptr, b.data(), 4, 4); }, "in"));
+  EXPECT_TRUE(throws_naming([&] { ladder::transpose<float>(a.data(), nullptr, 4, 4); }, "out"));
+  EXPECT_TRUE(throws_naming([&] { ladder::transpose(a.data(), a.data() + 8, 4, 4); }, "overlap"));
+  EXPECT_TRUE(throws_naming([&] { ladder::transpose(a.data(), a.data(), 8, 8); }, "overlap"));
+  EXPECT_TRUE(throws_naming([&] { ladder::transpose(a.data(), b.data(), std::int64_t{1} << 40, std::int64_t{1} << 40); },
+                            "overflow"));
+  // Nothing was launched, so nothing failed on the device.
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+TEST(LibraryTransposeArgs, RunsOnTheGivenStreamAsynchronously) {
+  // Two transposes on two streams, then a transpose back: both must land intact.
+  const Shape s{300, 500};
+  const auto n = static_cast<std::size_t>(s.rows * s.cols);
+  DeviceBuffer<int> in(n), mid(n), back(n);
+  lab::Stream stream;
+  lab::fill_random<std::int32_t>(in.data(), n, lab::fresh_seed(), -1000, 1000, stream);
+  lab::poison(back.data(), back.bytes(), stream);
+  ladder::transpose(in.data(), mid.data(), s.rows, s.cols, stream.get());
+  ladder::transpose(mid.data(), back.data(), s.cols, s.rows, stream.get());
+  std::vector<int> a(n), b(n);
+  ASSERT_EQ(cudaMemcpyAsync(a.data(), in.data(), in.bytes(), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(b.data(), back.data(), back.bytes(), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(a, b);
+}
+
+} // namespace
+} // namespace ladder::test
