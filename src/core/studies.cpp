@@ -7,9 +7,10 @@ namespace ladder::lab {
 
 // Each study defines its entry next to its rungs; this list fixes the order of `ladder run`.
 const Study& transpose_study();
+const Study& scan_study();
 
 std::span<const Study> studies() {
-  static const std::array<Study, 1> all = {transpose_study()};
+  static const std::array<Study, 2> all = {transpose_study(), scan_study()};
   return all;
 }
 

@@ -1,0 +1,64 @@
+// ladder/scan.hpp: prefix sums and stream compaction on the GPU.
+//
+//   ladder::exclusive_scan(in, out, n, stream);   // out[i] = in[0] + ... + in[i-1], out[0] = 0
+//   ladder::inclusive_scan(in, out, n, stream);   // out[i] = in[0] + ... + in[i]
+//
+// Types: int32_t, uint32_t, int64_t, uint64_t, float, double (sums; integers wrap around modulo
+// 2^bits as the hardware adds them). Any n >= 0 (0 is a no-op; more than 2^31 elements works, all
+// indices and running totals are 64-bit), any pointer alignment the type allows (16-byte aligned
+// pointers take the 16-byte load/store path), in == out allowed; any other overlap of [in, in + n)
+// and [out, out + n) throws std::invalid_argument. Asynchronous on `stream`; safe to call from
+// several host threads and streams at once: each call allocates its own look-back state
+// (stream-ordered, from a memory pool private to ladder) and frees it on the stream.
+//
+// Algorithm: one pass over the data (read n, write n) with decoupled look-back, Merrill and
+// Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA NVR-2016-002.
+// Inputs that fit one tile (4096 4-byte or 2048 8-byte elements) take exactly one kernel launch
+// and no allocation. Floating-point sums are associated in a different order than a sequential
+// loop, so they differ from it by rounding (see docs/scan.md for the bound).
+//
+// Stream compaction (needs nvcc: it is a template on the caller's predicate):
+//
+//   struct Positive { __device__ bool operator()(int x) const { return x > 0; } };
+//   std::int64_t kept = ladder::compact(in, out, n, Positive{}, stream);   // synchronizes
+//   ladder::compact_async(in, out, n, Positive{}, device_count, stream);   // count on the device
+//
+// keeps the elements for which pred(x) is true, in their order, in out[0, kept). in == out is
+// allowed (a tile only writes below its own end, after every earlier tile has read its input).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+
+namespace ladder {
+
+template <class T>
+concept ScanValue = std::same_as<T, std::int32_t> || std::same_as<T, std::uint32_t> ||
+                    std::same_as<T, std::int64_t> || std::same_as<T, std::uint64_t> ||
+                    std::same_as<T, float> || std::same_as<T, double>;
+
+template <ScanValue T>
+void exclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream = nullptr);
+
+template <ScanValue T>
+void inclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream = nullptr);
+
+namespace detail {
+// Stream-ordered scratch from ladder's own memory pool (one per device, never shrunk, so a call
+// does not pay for mapping memory). The memory is not initialized.
+void* scratch_alloc(std::size_t bytes, cudaStream_t stream);
+void scratch_free(void* pointer, cudaStream_t stream);
+// Throws std::invalid_argument for n < 0, null pointers with n > 0, overlapping ranges (other
+// than in == out), and byte counts that overflow.
+void check_scan_arguments(const char* call, const void* in, const void* out, std::int64_t n,
+                          std::size_t element_bytes);
+} // namespace detail
+
+} // namespace ladder
+
+#if defined(__CUDACC__)
+#include "ladder/detail/compact.cuh"
+#endif

@@ -1,0 +1,118 @@
+// ladder::exclusive_scan / inclusive_scan: argument checks, then the single-pass look-back scan
+// with 16-byte accesses when both pointers allow them, 1-element accesses otherwise.
+#include "ladder/scan.hpp"
+#include "scan/lookback_scan.cuh"
+
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ladder {
+
+namespace detail {
+
+namespace {
+
+// One pool per device, created on first use. Its release threshold is "never": memory freed by
+// one call stays mapped for the next, so a call costs no cudaMalloc. A private pool leaves the
+// caller's default pool and its settings alone.
+cudaMemPool_t pool_for_current_device() {
+  static std::mutex mutex;
+  static std::vector<cudaMemPool_t> pools;
+  int device = 0;
+  LADDER_CUDA(cudaGetDevice(&device));
+  std::lock_guard lock(mutex);
+  if (pools.size() <= static_cast<std::size_t>(device))
+    pools.resize(static_cast<std::size_t>(device) + 1, nullptr);
+  if (!pools[static_cast<std::size_t>(device)]) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    cudaMemPool_t pool = nullptr;
+    LADDER_CUDA(cudaMemPoolCreate(&pool, &props));
+    std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
+    LADDER_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    pools[static_cast<std::size_t>(device)] = pool;
+  }
+  return pools[static_cast<std::size_t>(device)];
+}
+
+} // namespace
+
+void* scratch_alloc(std::size_t bytes, cudaStream_t stream) {
+  void* pointer = nullptr;
+  LADDER_CUDA(cudaMallocFromPoolAsync(&pointer, bytes, pool_for_current_device(), stream));
+  return pointer;
+}
+
+void scratch_free(void* pointer, cudaStream_t stream) {
+  if (pointer)
+    LADDER_CUDA(cudaFreeAsync(pointer, stream));
+}
+
+void check_scan_arguments(const char* call, const void* in, const void* out, std::int64_t n,
+                          std::size_t element_bytes) {
+  const std::string name(call);
+  if (n < 0)
+    throw std::invalid_argument(name + ": n must be >= 0, got " + std::to_string(n));
+  if (n == 0)
+    return;
+  if (n > std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(element_bytes))
+    throw std::invalid_argument(name + ": n x element size overflows 64-bit byte counts");
+  if (in == nullptr)
+    throw std::invalid_argument(name + ": in is null with n > 0");
+  if (out == nullptr)
+    throw std::invalid_argument(name + ": out is null with n > 0");
+  if (in == out)
+    return;
+  const auto bytes = static_cast<std::uintptr_t>(n) * element_bytes;
+  const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(out);
+  if (a < b + bytes && b < a + bytes)
+    throw std::invalid_argument(name + ": in and out overlap (only in == out, in place, is allowed)");
+}
+
+} // namespace detail
+
+namespace {
+
+template <class T, bool Inclusive>
+void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  detail::check_scan_arguments(call, in, out, n, sizeof(T));
+  if (n == 0)
+    return;
+  using namespace scan_detail;
+  if ((n + LibraryShape<T>::items - 1) / LibraryShape<T>::items > std::numeric_limits<int>::max())
+    throw std::invalid_argument(std::string(call) + ": n too large for one grid (" + std::to_string(n) + ")");
+  const auto both = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
+  if (both % 16 == 0)
+    launch_lookback_scan<T, LibraryShape<T>, Inclusive>(in, out, n, stream);
+  else
+    launch_lookback_scan<T, LibraryScalarShape<T>, Inclusive>(in, out, n, stream);
+}
+
+} // namespace
+
+template <ScanValue T> void exclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  scan<T, false>("ladder::exclusive_scan", in, out, n, stream);
+}
+
+template <ScanValue T> void inclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  scan<T, true>("ladder::inclusive_scan", in, out, n, stream);
+}
+
+#define LADDER_INSTANTIATE_SCAN(T)                                                                 \
+  template void exclusive_scan<T>(const T*, T*, std::int64_t, cudaStream_t);                       \
+  template void inclusive_scan<T>(const T*, T*, std::int64_t, cudaStream_t);
+LADDER_INSTANTIATE_SCAN(std::int32_t)
+LADDER_INSTANTIATE_SCAN(std::uint32_t)
+LADDER_INSTANTIATE_SCAN(std::int64_t)
+LADDER_INSTANTIATE_SCAN(std::uint64_t)
+LADDER_INSTANTIATE_SCAN(float)
+LADDER_INSTANTIATE_SCAN(double)
+#undef LADDER_INSTANTIATE_SCAN
+
+} // namespace ladder

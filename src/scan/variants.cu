@@ -1,0 +1,319 @@
+// The scan ladder, in the order of the seed's slides (000_733e1357adff97a9.txt, "Parallel Scan",
+// GeForce 8800 GTX), then the rungs beyond the seed, then the reference rows. Every rung computes
+// the exclusive sum. Rung 1, the sequential CPU scan, lives in reference.cpp and is timed by the
+// study on the host.
+#include "scan/lookback_scan.cuh"
+#include "scan/variants.hpp"
+
+#include "core/buffer.hpp"
+#include "core/harness.hpp"
+#include "ladder/error.hpp"
+#include "ladder/scan.hpp"
+
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <array>
+#include <cstdint>
+
+namespace ladder::lab {
+
+namespace {
+
+template <class T> __device__ __forceinline__ T* shared_array() {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  return reinterpret_cast<T*>(shared_bytes);
+}
+
+// --- rung 2: Hillis-Steele, one block -----------------------------------------------------------
+// log2(n) steps, each adding the element `offset` places back: O(n log n) additions (not
+// work-efficient), but every step is one fully parallel pass. Two shared-memory buffers, because
+// a thread must not read an element that another thread of the same step has already updated.
+// The seed's slide (GPU Gems 3, 39.2.1) writes `temp[pout*n+thid] += temp[pin*n+thid-offset]`,
+// which adds to the stale value of two steps before: the known erratum. Here the sum is formed
+// from the input buffer alone.
+template <class T> __global__ void hillis_steele_kernel(const T* in, T* out, int n) {
+  T* temp = shared_array<T>();
+  const int thid = threadIdx.x;
+  int pout = 0, pin = 1;
+  temp[pout * n + thid] = thid > 0 ? in[thid - 1] : T(0); // exclusive: shift right by one
+  __syncthreads();
+  for (int offset = 1; offset < n; offset *= 2) {
+    pout = 1 - pout;
+    pin = 1 - pout;
+    if (thid >= offset)
+      temp[pout * n + thid] = temp[pin * n + thid] + temp[pin * n + thid - offset];
+    else
+      temp[pout * n + thid] = temp[pin * n + thid];
+    __syncthreads();
+  }
+  out[thid] = temp[pout * n + thid];
+}
+
+// --- rungs 3 and 4: Blelloch up-sweep / down-sweep, one block ------------------------------------
+// Work-efficient: 2(m - 1) additions for m elements in 2 log2(m) steps. Padded = rung 4: the tree
+// walks addresses offset * (2 thid + 1) - 1, a stride that grows to 32 words and more, so a warp's
+// accesses pile into a few of the 32 banks; inserting one word every 32 (i + i / 32) spreads them
+// (the seed's CONFLICT_FREE_OFFSET, with 32 banks instead of the 8800 GTX's 16). m is n rounded up
+// to a power of two; the extra elements are zero.
+template <bool Padded> __device__ __forceinline__ int bank_index(int i) {
+  return Padded ? i + (i >> 5) : i;
+}
+
+template <class T, bool Padded>
+__device__ void blelloch_in_shared(T* temp, int m, T* total) {
+  const int thid = threadIdx.x;
+  int offset = 1;
+  for (int d = m >> 1; d > 0; d >>= 1) { // up-sweep: build sums in place up the tree
+    __syncthreads();
+    if (thid < d) {
+      const int ai = offset * (2 * thid + 1) - 1, bi = offset * (2 * thid + 2) - 1;
+      temp[bank_index<Padded>(bi)] += temp[bank_index<Padded>(ai)];
+    }
+    offset *= 2;
+  }
+  if (thid == 0) { // clear the last element (after keeping the block's total)
+    if (total)
+      *total = temp[bank_index<Padded>(m - 1)];
+    temp[bank_index<Padded>(m - 1)] = T(0);
+  }
+  for (int d = 1; d < m; d *= 2) { // down-sweep: traverse down the tree, building the scan
+    offset >>= 1;
+    __syncthreads();
+    if (thid < d) {
+      const int ai = offset * (2 * thid + 1) - 1, bi = offset * (2 * thid + 2) - 1;
+      const T t = temp[bank_index<Padded>(ai)];
+      temp[bank_index<Padded>(ai)] = temp[bank_index<Padded>(bi)];
+      temp[bank_index<Padded>(bi)] += t;
+    }
+  }
+  __syncthreads();
+}
+
+template <class T, bool Padded> __global__ void blelloch_kernel(const T* in, T* out, int n, int m) {
+  T* temp = shared_array<T>();
+  const int thid = threadIdx.x;
+  // The padded version loads thid and thid + m/2 (consecutive threads, consecutive banks), the
+  // plain one 2 thid and 2 thid + 1, as in the seed.
+  const int ai = Padded ? thid : 2 * thid, bi = Padded ? thid + m / 2 : 2 * thid + 1;
+  temp[bank_index<Padded>(ai)] = ai < n ? in[ai] : T(0);
+  temp[bank_index<Padded>(bi)] = bi < n ? in[bi] : T(0);
+  blelloch_in_shared<T, Padded>(temp, m, nullptr);
+  if (ai < n)
+    out[ai] = temp[bank_index<Padded>(ai)];
+  if (bi < n)
+    out[bi] = temp[bank_index<Padded>(bi)];
+}
+
+int pow2_at_least(std::int64_t n) {
+  int m = 2;
+  while (m < n)
+    m *= 2;
+  return m;
+}
+
+const char* up_to_1024(std::int64_t n) {
+  return n <= 1024 ? nullptr : "one thread block: n <= 1024 (one element per thread)";
+}
+const char* up_to_2048(std::int64_t n) {
+  return n <= 2048 ? nullptr : "one thread block: n <= 2048 (two elements per thread)";
+}
+const char* any_size(std::int64_t) { return nullptr; }
+const char* no_more_than_int_grid(std::int64_t n) {
+  return n / 256 < (1ll << 31) - 1 ? nullptr : "more tiles than a grid can hold";
+}
+
+template <class T> void launch_hillis_steele(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  const int threads = static_cast<int>(n);
+  hillis_steele_kernel<T><<<1, threads, 2 * threads * sizeof(T), stream>>>(in, out, threads);
+  check_launch("hillis_steele_kernel");
+}
+
+template <class T, bool Padded>
+void launch_blelloch(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  const int m = pow2_at_least(n);
+  const std::size_t shared = static_cast<std::size_t>(bank_index<Padded>(m - 1) + 1) * sizeof(T);
+  blelloch_kernel<T, Padded><<<1, m / 2, shared, stream>>>(in, out, static_cast<int>(n), m);
+  check_launch("blelloch_kernel");
+}
+
+// --- rung 5: any size in three phases --------------------------------------------------------------
+// Scan each 2048-element block with rung 4 and write its total; scan the totals (recursively, the
+// same three phases); add each block's scanned total to its elements. Reads the input and writes
+// the output once in phase 1, then reads and writes the output again in phase 3: about 4n element
+// moves plus the small recursive levels, and three launches per level.
+constexpr int block_items = 2048;
+
+template <class T>
+__global__ void __launch_bounds__(block_items / 2)
+    block_prescan_kernel(const T* in, T* out, std::int64_t n, T* block_sums) {
+  __shared__ T temp[block_items + block_items / 32];
+  const int thid = threadIdx.x;
+  const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * block_items;
+  const int ai = thid, bi = thid + block_items / 2;
+  temp[bank_index<true>(ai)] = base + ai < n ? in[base + ai] : T(0);
+  temp[bank_index<true>(bi)] = base + bi < n ? in[base + bi] : T(0);
+  blelloch_in_shared<T, true>(temp, block_items, block_sums ? block_sums + blockIdx.x : nullptr);
+  if (base + ai < n)
+    out[base + ai] = temp[bank_index<true>(ai)];
+  if (base + bi < n)
+    out[base + bi] = temp[bank_index<true>(bi)];
+}
+
+template <class T>
+__global__ void __launch_bounds__(block_items / 2)
+    add_block_sums_kernel(T* out, std::int64_t n, const T* block_sums) {
+  const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * block_items;
+  const T add = block_sums[blockIdx.x];
+  for (int i = threadIdx.x; i < block_items; i += blockDim.x)
+    if (base + i < n)
+      out[base + i] += add;
+}
+
+template <class T> void launch_three_phase(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  const std::int64_t blocks = (n + block_items - 1) / block_items;
+  if (blocks == 1) {
+    block_prescan_kernel<T><<<1, block_items / 2, 0, stream>>>(in, out, n, nullptr);
+    check_launch("block_prescan_kernel");
+    return;
+  }
+  T* sums = static_cast<T*>(detail::scratch_alloc(static_cast<std::size_t>(blocks) * sizeof(T), stream));
+  block_prescan_kernel<T><<<static_cast<unsigned>(blocks), block_items / 2, 0, stream>>>(in, out, n, sums);
+  check_launch("block_prescan_kernel");
+  launch_three_phase<T>(sums, sums, blocks, stream); // in place: a block reads before it writes
+  add_block_sums_kernel<T><<<static_cast<unsigned>(blocks), block_items / 2, 0, stream>>>(out, n, sums);
+  check_launch("add_block_sums_kernel");
+  detail::scratch_free(sums, stream);
+}
+
+// --- rung 6: single pass with decoupled look-back (src/scan/lookback_scan.cuh) -------------------
+using scan_detail::TileShape;
+
+template <class Shape> struct Lookback {
+  template <class T> static void launch(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+    scan_detail::launch_lookback_scan<T, Shape, false>(in, out, n, stream);
+  }
+  static const void* kernel() { return scan_detail::lookback_kernel_address<std::int32_t, Shape, false>(); }
+};
+
+using OneItem = TileShape<256, 1, 1>;
+using Regs16 = TileShape<256, 1, 16>;
+using V16 = TileShape<256, 4, 4>;
+using V16x32 = TileShape<256, 4, 8>;
+using V16T512 = TileShape<512, 4, 4>;
+using V16T128x32 = TileShape<128, 4, 8>;
+
+template <class T> void launch_library(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  exclusive_scan(in, out, n, stream);
+}
+
+// --- references ------------------------------------------------------------------------------------
+// CUB with its temporary storage allocated once and kept (the way an application calls it in a
+// loop), so the row times the scan alone; ladder's rows allocate and free theirs in every call.
+template <class T> void launch_cub(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  static DeviceBuffer<std::uint8_t> temp;
+  std::size_t bytes = 0;
+  LADDER_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream));
+  if (temp.bytes() < bytes) {
+    LADDER_CUDA(cudaStreamSynchronize(stream));
+    temp = DeviceBuffer<std::uint8_t>(bytes);
+  }
+  LADDER_CUDA(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, in, out, n, stream));
+  check_launch("cub::DeviceScan::ExclusiveSum");
+}
+
+template <class T> void launch_memcpy(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  LADDER_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+}
+
+template <class K> const void* address(K* kernel) { return reinterpret_cast<const void*>(kernel); }
+
+// --- compaction ------------------------------------------------------------------------------------
+struct Positive {
+  __device__ bool operator()(std::int32_t x) const { return x > 0; }
+};
+
+void launch_compact(const std::int32_t* in, std::int32_t* out, std::int64_t n, std::int64_t* count,
+                    cudaStream_t stream) {
+  compact_async(in, out, n, Positive{}, count, stream);
+}
+
+void launch_cub_select(const std::int32_t* in, std::int32_t* out, std::int64_t n, std::int64_t* count,
+                       cudaStream_t stream) {
+  static DeviceBuffer<std::uint8_t> temp;
+  std::size_t bytes = 0;
+  LADDER_CUDA(cub::DeviceSelect::If(nullptr, bytes, in, out, count, n, Positive{}, stream));
+  if (temp.bytes() < bytes) {
+    LADDER_CUDA(cudaStreamSynchronize(stream));
+    temp = DeviceBuffer<std::uint8_t>(bytes);
+  }
+  LADDER_CUDA(cub::DeviceSelect::If(temp.data(), bytes, in, out, count, n, Positive{}, stream));
+  check_launch("cub::DeviceSelect::If");
+}
+
+} // namespace
+
+std::span<const ScanVariant> scan_variants() {
+  static const std::array variants = {
+      ScanVariant{"cpu_scan", "sequential loop on one CPU core: n - 1 additions, the reference",
+                  "sequential algorithm / CPU Scan column", false, true, true, 0, any_size, nullptr,
+                  nullptr, nullptr, 0},
+      ScanVariant{"hillis_steele", "log2 n steps over a shared-memory double buffer: O(n log n) adds",
+                  "naive parallel algorithm (4/4)", false, false, true, 0, up_to_1024,
+                  launch_hillis_steele<std::int32_t>, launch_hillis_steele<float>,
+                  address(hillis_steele_kernel<std::int32_t>), 1024},
+      ScanVariant{"blelloch", "up-sweep / down-sweep tree in shared memory: O(n) adds",
+                  "work-efficient parallel algorithm (5/6, 6/6)", false, false, true, 0, up_to_2048,
+                  launch_blelloch<std::int32_t, false>, launch_blelloch<float, false>,
+                  address(blelloch_kernel<std::int32_t, false>), 1024},
+      ScanVariant{"blelloch_padded", "one pad word every 32: the tree's strided accesses spread over the banks",
+                  "bank-conflict-free scan (performance slide)", false, false, true, 0, up_to_2048,
+                  launch_blelloch<std::int32_t, true>, launch_blelloch<float, true>,
+                  address(blelloch_kernel<std::int32_t, true>), 1024},
+      ScanVariant{"three_phase", "any n: scan 2048-element blocks, scan their sums recursively, add back",
+                  "", false, false, true, block_items, any_size, launch_three_phase<std::int32_t>,
+                  launch_three_phase<float>, address(block_prescan_kernel<std::int32_t>), block_items / 2},
+      ScanVariant{"lookback_1item", "single pass, decoupled look-back; one element per thread (256-element tiles)",
+                  "", false, false, true, OneItem::items, no_more_than_int_grid,
+                  Lookback<OneItem>::launch<std::int32_t>, Lookback<OneItem>::launch<float>,
+                  Lookback<OneItem>::kernel(), 256},
+      ScanVariant{"lookback_regs16", "16 elements per thread in registers, coalesced 4-byte loads",
+                  "", false, false, true, Regs16::items, any_size, Lookback<Regs16>::launch<std::int32_t>,
+                  Lookback<Regs16>::launch<float>, Lookback<Regs16>::kernel(), 256},
+      ScanVariant{"lookback_v16", "the same tile with 16-byte loads and stores (4 per thread)",
+                  "", false, false, true, V16::items, any_size, Lookback<V16>::launch<std::int32_t>,
+                  Lookback<V16>::launch<float>, Lookback<V16>::kernel(), 256},
+      ScanVariant{"lookback_v16_x32", "32 elements per thread (8 16-byte loads in flight)",
+                  "", false, false, true, V16x32::items, any_size, Lookback<V16x32>::launch<std::int32_t>,
+                  Lookback<V16x32>::launch<float>, Lookback<V16x32>::kernel(), 256},
+      ScanVariant{"lookback_v16_t512", "512-thread tiles of 8192 elements",
+                  "", false, false, true, V16T512::items, any_size, Lookback<V16T512>::launch<std::int32_t>,
+                  Lookback<V16T512>::launch<float>, Lookback<V16T512>::kernel(), 512},
+      ScanVariant{"lookback_v16_t128_x32", "128-thread tiles, 32 elements per thread",
+                  "", false, false, true, V16T128x32::items, any_size,
+                  Lookback<V16T128x32>::launch<std::int32_t>, Lookback<V16T128x32>::launch<float>,
+                  Lookback<V16T128x32>::kernel(), 128},
+      ScanVariant{"ladder::exclusive_scan", "the library call: checks, any alignment, scratch per call",
+                  "", false, false, true, scan_detail::LibraryShape<std::int32_t>::items, any_size,
+                  launch_library<std::int32_t>, launch_library<float>, nullptr, 0},
+      ScanVariant{"cub::DeviceScan::ExclusiveSum", "CUB's single-pass scan (temporary storage kept)",
+                  "", true, false, true, 128, any_size, launch_cub<std::int32_t>, launch_cub<float>,
+                  nullptr, 0},
+      ScanVariant{"cudaMemcpy", "device-to-device copy of the same bytes: the ceiling for a scan",
+                  "", true, false, false, 0, any_size, launch_memcpy<std::int32_t>,
+                  launch_memcpy<float>, nullptr, 0},
+  };
+  return variants;
+}
+
+std::span<const CompactVariant> compact_variants() {
+  static const std::array variants = {
+      CompactVariant{"ladder::compact", "flags, warp-shuffle scan and look-back in one pass; count on the device",
+                     false, launch_compact},
+      CompactVariant{"cub::DeviceSelect::If", "CUB's single-pass select (temporary storage kept)", true,
+                     launch_cub_select},
+  };
+  return variants;
+}
+
+} // namespace ladder::lab

@@ -1,0 +1,392 @@
+// GPU tests of the scan ladder and of ladder::exclusive_scan / inclusive_scan / compact.
+// Registry-driven: every rung x int32 and float over the sizes it supports. Outputs are poisoned
+// before every run; integers must match the CPU exactly, floats must lie within the rounding bound
+// of reference.hpp (it scales with each element's prefix of |x|, because reassociating a sum of k
+// terms moves it by at most depth x eps x sum |x_i|, and the GPU associates differently from the
+// sequential loop).
+#include "gpu_test.hpp"
+
+#include "core/buffer.hpp"
+#include "core/harness.hpp"
+#include "ladder/scan.hpp"
+#include "scan/reference.hpp"
+#include "scan/variants.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace ladder::test {
+namespace {
+
+using lab::DeviceBuffer;
+using lab::ScanVariant;
+
+std::vector<std::int64_t> rung_sizes() {
+  std::vector<std::int64_t> sizes = {1, 2, 31, 32, 33, 1023, 1024, 1025, 2047, 2048,
+                                     4095, 4096, 4097, 65539};
+  if (!small_mode()) {
+    sizes.push_back((1 << 20) + 7);       // 257 look-back tiles of 4096
+    sizes.push_back(1000003);             // a large prime
+    sizes.push_back((1 << 24) + 12345);   // thousands of tiles on the look-back chain
+  }
+  return sizes;
+}
+
+template <class T> void fill(T* data, std::int64_t n, std::uint64_t seed, cudaStream_t stream) {
+  if constexpr (std::is_floating_point_v<T>)
+    lab::fill_random<T>(data, n, seed, -1.0, 1.0, stream);
+  else
+    lab::fill_random<T>(data, n, seed, -1000.0, 1000.0, stream);
+}
+
+template <class T> std::vector<T> to_host(const T* device, std::int64_t n, cudaStream_t stream) {
+  std::vector<T> host(static_cast<std::size_t>(n));
+  if (n > 0)
+    EXPECT_EQ(cudaMemcpyAsync(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  return host;
+}
+
+// "" when `got` is the scan of `in` (exact for integers, within the bound for floats).
+template <class T>
+std::string check_scan(const std::vector<T>& got, const std::vector<T>& in, bool inclusive,
+                       std::int64_t chain_tile) {
+  const auto n = static_cast<std::int64_t>(in.size());
+  if constexpr (std::is_floating_point_v<T>) {
+    return lab::compare_prefix_sums<T>(got, in, inclusive, lab::scan_error_depth(n, chain_tile > 0 ? chain_tile : n));
+  } else {
+    std::vector<T> expected(in.size());
+    if (inclusive)
+      lab::cpu_inclusive_scan<T>(in, expected);
+    else
+      lab::cpu_exclusive_scan<T>(in, expected);
+    return lab::compare_exact<T>(got, expected);
+  }
+}
+
+// --- every rung of the registry -------------------------------------------------------------------
+
+class ScanVariantTest : public ::testing::TestWithParam<std::size_t> {};
+
+template <class T> void test_rung(const ScanVariant& v) {
+  lab::Stream stream;
+  const auto launch = [&] {
+    if constexpr (std::is_same_v<T, float>)
+      return v.launch_f32;
+    else
+      return v.launch_i32;
+  }();
+  int tested = 0;
+  for (const std::int64_t n : rung_sizes()) {
+    if (v.unsupported(n))
+      continue;
+    DeviceBuffer<T> in(n), out(n);
+    fill<T>(in.data(), n, lab::fresh_seed(), stream);
+    const auto host_in = to_host(in.data(), n, stream);
+    lab::poison(out.data(), out.bytes(), stream);
+    launch(in.data(), out.data(), n, stream);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess) << v.name;
+    const auto got = to_host(out.data(), n, stream);
+    if (v.computes_scan)
+      EXPECT_EQ(check_scan<T>(got, host_in, false, v.chain_tile), "") << v.name << " n = " << n;
+    else
+      EXPECT_EQ(lab::compare_exact<T>(got, host_in), "") << v.name << " n = " << n;
+    ++tested;
+  }
+  EXPECT_GT(tested, 0) << v.name << " supports none of the test sizes";
+}
+
+TEST_P(ScanVariantTest, Int32MatchesCpuOnEverySizeItSupports) {
+  const ScanVariant& v = lab::scan_variants()[GetParam()];
+  if (v.on_cpu)
+    GTEST_SKIP() << "the CPU rung is the reference (host tests check it)";
+  test_rung<std::int32_t>(v);
+}
+
+TEST_P(ScanVariantTest, FloatWithinRoundingBoundOnEverySizeItSupports) {
+  const ScanVariant& v = lab::scan_variants()[GetParam()];
+  if (v.on_cpu)
+    GTEST_SKIP() << "the CPU rung is the reference (host tests check it)";
+  test_rung<float>(v);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, ScanVariantTest,
+                         ::testing::Range<std::size_t>(0, lab::scan_variants().size()),
+                         [](const auto& info) { return test_name(lab::scan_variants()[info.param].name); });
+
+// --- the library call over types, in place, alignments --------------------------------------------
+
+template <class T> class ScanLibraryTest : public ::testing::Test {};
+using ScanTypes = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+TYPED_TEST_SUITE(ScanLibraryTest, ScanTypes);
+
+std::vector<std::int64_t> library_sizes() {
+  std::vector<std::int64_t> sizes = {1, 2, 7, 33, 2047, 2048, 2049, 4096, 4097, 100003};
+  if (!small_mode())
+    sizes.push_back((1 << 20) + 7);
+  return sizes;
+}
+
+TYPED_TEST(ScanLibraryTest, ExclusiveAndInclusiveInPlaceAndMisaligned) {
+  using T = TypeParam;
+  lab::Stream stream;
+  // Library tiles hold 4096 4-byte or 2048 8-byte elements.
+  const std::int64_t tile = 16 / sizeof(T) * 4 * 256;
+  for (const std::int64_t n : library_sizes()) {
+    DeviceBuffer<T> in_buffer(n + 4), out_buffer(n + 4);
+    for (int in_offset : {0, 1}) {
+      for (int out_offset : {0, 1}) {
+        T* in = in_buffer.data() + in_offset;
+        T* out = out_buffer.data() + out_offset;
+        fill<T>(in, n, lab::fresh_seed(), stream);
+        const auto host_in = to_host(in, n, stream);
+        for (bool inclusive : {false, true}) {
+          lab::poison(out_buffer.data(), out_buffer.bytes(), stream);
+          if (inclusive)
+            inclusive_scan(static_cast<const T*>(in), out, n, stream);
+          else
+            exclusive_scan(static_cast<const T*>(in), out, n, stream);
+          EXPECT_EQ(check_scan<T>(to_host(out, n, stream), host_in, inclusive, tile), "")
+              << "n = " << n << (inclusive ? " inclusive" : " exclusive") << " in+" << in_offset
+              << " out+" << out_offset;
+          // The element after the output must be untouched (still poison).
+          const auto after = to_host(out + n, 1, stream);
+          std::vector<T> poison_value(1);
+          std::memset(poison_value.data(), 0xFF, sizeof(T));
+          EXPECT_EQ(std::memcmp(after.data(), poison_value.data(), sizeof(T)), 0) << "wrote past n = " << n;
+        }
+        if (in_offset != out_offset)
+          continue;
+        // In place: out == in.
+        for (bool inclusive : {false, true}) {
+          ASSERT_EQ(cudaMemcpyAsync(out, host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream), cudaSuccess);
+          if (inclusive)
+            inclusive_scan(static_cast<const T*>(out), out, n, stream);
+          else
+            exclusive_scan(static_cast<const T*>(out), out, n, stream);
+          EXPECT_EQ(check_scan<T>(to_host(out, n, stream), host_in, inclusive, tile), "")
+              << "in place, n = " << n << (inclusive ? " inclusive" : " exclusive") << " offset " << in_offset;
+        }
+      }
+    }
+  }
+}
+
+TEST(ScanLibrary, BadArgumentsThrowBeforeAnyLaunch) {
+  DeviceBuffer<int> a(100), b(100);
+  EXPECT_THROW(exclusive_scan(a.data(), b.data(), -1), std::invalid_argument);
+  EXPECT_THROW(exclusive_scan(static_cast<const int*>(nullptr), b.data(), 10), std::invalid_argument);
+  EXPECT_THROW(inclusive_scan(a.data(), static_cast<int*>(nullptr), 10), std::invalid_argument);
+  EXPECT_THROW(exclusive_scan(a.data(), a.data() + 1, 50), std::invalid_argument);
+  EXPECT_THROW(inclusive_scan(a.data() + 10, a.data(), 50), std::invalid_argument);
+  try {
+    exclusive_scan(a.data(), a.data() + 1, 50);
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("overlap"), std::string::npos) << e.what();
+  }
+  try {
+    exclusive_scan(static_cast<const int*>(nullptr), b.data(), 10);
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("in is null"), std::string::npos) << e.what();
+  }
+  // n = 0 is a no-op, null pointers included; adjacent ranges do not overlap.
+  EXPECT_NO_THROW(exclusive_scan(static_cast<const int*>(nullptr), static_cast<int*>(nullptr), 0));
+  EXPECT_NO_THROW(exclusive_scan(a.data(), a.data() + 50, 50));
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+// Counts the nodes one call puts on a stream (stream capture): kernel launches and memsets.
+std::pair<int, int> captured_nodes(std::int64_t n) {
+  lab::Stream stream;
+  DeviceBuffer<int> in(n), out(n);
+  cudaGraph_t graph = nullptr;
+  EXPECT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  exclusive_scan(in.data(), out.data(), n, stream.get());
+  EXPECT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  std::size_t count = 0;
+  cudaGraphGetNodes(graph, nullptr, &count);
+  std::vector<cudaGraphNode_t> nodes(count);
+  cudaGraphGetNodes(graph, nodes.data(), &count);
+  int kernels = 0, memsets = 0;
+  for (auto node : nodes) {
+    cudaGraphNodeType type{};
+    cudaGraphNodeGetType(node, &type);
+    kernels += type == cudaGraphNodeTypeKernel;
+    memsets += type == cudaGraphNodeTypeMemset;
+  }
+  cudaGraphDestroy(graph);
+  return {kernels, memsets};
+}
+
+TEST(ScanLibrary, SmallSizesTakeOneLaunchAndNoScratch) {
+  EXPECT_EQ(captured_nodes(1), std::make_pair(1, 0));
+  EXPECT_EQ(captured_nodes(4096), std::make_pair(1, 0));
+  EXPECT_EQ(captured_nodes(4097), std::make_pair(1, 1)); // the kernel + zeroing the tile status
+}
+
+// --- look-back stress ---------------------------------------------------------------------------
+
+TEST(ScanLookbackStress, ManySizesInARowOnOneStream) {
+  lab::Stream stream;
+  std::mt19937_64 rng(lab::fresh_seed());
+  const int calls = small_mode() ? 8 : 40;
+  std::vector<std::int64_t> sizes;
+  for (int i = 0; i < calls; ++i)
+    sizes.push_back(1 + static_cast<std::int64_t>(rng() % (small_mode() ? 20000 : 400000)));
+  std::vector<DeviceBuffer<std::int32_t>> ins, outs;
+  for (auto n : sizes) {
+    ins.emplace_back(n);
+    outs.emplace_back(n);
+    fill<std::int32_t>(ins.back().data(), n, lab::fresh_seed(), stream);
+    lab::poison(outs.back().data(), outs.back().bytes(), stream);
+  }
+  for (std::size_t i = 0; i < sizes.size(); ++i) // back to back, no synchronization
+    exclusive_scan(static_cast<const std::int32_t*>(ins[i].data()), outs[i].data(), sizes[i], stream);
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    EXPECT_EQ(check_scan<std::int32_t>(to_host(outs[i].data(), sizes[i], stream),
+                                       to_host(ins[i].data(), sizes[i], stream), false, 4096),
+              "")
+        << "call " << i << " n = " << sizes[i];
+}
+
+TEST(ScanLookbackStress, ConcurrentCallsOnSeveralStreamsAndThreads) {
+  const int threads = 4, calls = small_mode() ? 3 : 12;
+  const std::int64_t n = small_mode() ? 50000 : 3000017;
+  std::vector<std::string> failures(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      try {
+        lab::Stream stream;
+        std::vector<DeviceBuffer<std::int64_t>> ins, outs;
+        for (int c = 0; c < calls; ++c) {
+          ins.emplace_back(n);
+          outs.emplace_back(n);
+          fill<std::int64_t>(ins.back().data(), n, lab::fresh_seed(), stream);
+          lab::poison(outs.back().data(), outs.back().bytes(), stream);
+        }
+        for (int c = 0; c < calls; ++c)
+          inclusive_scan(static_cast<const std::int64_t*>(ins[c].data()), outs[c].data(), n, stream);
+        for (int c = 0; c < calls; ++c) {
+          const std::string m = check_scan<std::int64_t>(to_host(outs[c].data(), n, stream),
+                                                         to_host(ins[c].data(), n, stream), true, 2048);
+          if (!m.empty() && failures[t].empty())
+            failures[t] = "call " + std::to_string(c) + ": " + m;
+        }
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+    });
+  }
+  for (auto& th : pool)
+    th.join();
+  for (int t = 0; t < threads; ++t)
+    EXPECT_EQ(failures[t], "") << "thread " << t;
+}
+
+__global__ void fill_mod7(std::int32_t* x, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    x[i] = static_cast<std::int32_t>(i % 7) + 1;
+}
+
+// Exclusive prefix of (j mod 7) + 1: 28 per full period of 7, plus r (r + 1) / 2, modulo 2^32.
+__global__ void count_wrong_mod7(const std::int32_t* x, std::int64_t n, unsigned long long* wrong,
+                                 long long* first) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::uint64_t r = static_cast<std::uint64_t>(i % 7);
+    const auto expected = static_cast<std::uint32_t>(28ull * static_cast<std::uint64_t>(i / 7) + r * (r + 1) / 2);
+    if (static_cast<std::uint32_t>(x[i]) != expected) {
+      atomicAdd(wrong, 1ull);
+      atomicMin(first, static_cast<long long>(i));
+    }
+  }
+}
+
+TEST(ScanLibrary, MoreThan2To31ElementsInPlace) {
+  if (small_mode())
+    GTEST_SKIP() << "8 GiB: not under --small";
+  const std::int64_t n = (std::int64_t{1} << 31) + 4099;
+  std::size_t free_bytes = 0, total = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
+  if (free_bytes < static_cast<std::size_t>(n) * 4 + (std::size_t{1} << 30))
+    GTEST_SKIP() << "not enough device memory for " << n << " int32";
+  lab::Stream stream;
+  DeviceBuffer<std::int32_t> data(n);
+  DeviceBuffer<unsigned long long> wrong(1);
+  DeviceBuffer<long long> first(1);
+  fill_mod7<<<4096, 256, 0, stream>>>(data.data(), n);
+  exclusive_scan(static_cast<const std::int32_t*>(data.data()), data.data(), n, stream);
+  ASSERT_EQ(cudaMemsetAsync(wrong.data(), 0, 8, stream), cudaSuccess);
+  const long long none = n;
+  ASSERT_EQ(cudaMemcpyAsync(first.data(), &none, 8, cudaMemcpyHostToDevice, stream), cudaSuccess);
+  count_wrong_mod7<<<4096, 256, 0, stream>>>(data.data(), n, wrong.data(), first.data());
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  unsigned long long bad = 0;
+  long long where = 0;
+  ASSERT_EQ(cudaMemcpyAsync(&bad, wrong.data(), 8, cudaMemcpyDeviceToHost, stream), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(&where, first.data(), 8, cudaMemcpyDeviceToHost, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(bad, 0u) << "first wrong element at " << where;
+}
+
+// --- stream compaction ----------------------------------------------------------------------------
+
+struct KeepPositive {
+  template <class T> __device__ bool operator()(const T& x) const { return x > T(0); }
+};
+
+template <class T> class CompactTest : public ::testing::Test {};
+using CompactTypes = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(CompactTest, CompactTypes);
+
+TYPED_TEST(CompactTest, KeepsSelectedElementsInOrder) {
+  using T = TypeParam;
+  lab::Stream stream;
+  std::vector<std::int64_t> sizes = {1, 2, 7, 33, 2048, 4096, 4097, 100003};
+  if (!small_mode())
+    sizes.push_back((1 << 22) + 5);
+  for (const std::int64_t n : sizes) {
+    DeviceBuffer<T> in_buffer(n + 2), out_buffer(n + 2);
+    for (int offset : {0, 1}) {
+      T* in = in_buffer.data() + offset;
+      T* out = out_buffer.data() + offset;
+      fill<T>(in, n, lab::fresh_seed(), stream);
+      const auto host_in = to_host(in, n, stream);
+      std::vector<T> expected;
+      std::copy_if(host_in.begin(), host_in.end(), std::back_inserter(expected), [](T x) { return x > T(0); });
+      lab::poison(out_buffer.data(), out_buffer.bytes(), stream);
+      const std::int64_t kept = compact(static_cast<const T*>(in), out, n, KeepPositive{}, stream.get());
+      ASSERT_EQ(kept, static_cast<std::int64_t>(expected.size())) << "n = " << n << " offset " << offset;
+      EXPECT_EQ(lab::compare_exact<T>(to_host(out, kept, stream), expected), "") << "n = " << n;
+      // In place.
+      ASSERT_EQ(cudaMemcpyAsync(out, host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream), cudaSuccess);
+      const std::int64_t kept_in_place = compact(static_cast<const T*>(out), out, n, KeepPositive{}, stream.get());
+      ASSERT_EQ(kept_in_place, kept) << "in place, n = " << n;
+      EXPECT_EQ(lab::compare_exact<T>(to_host(out, kept, stream), expected), "") << "in place, n = " << n;
+    }
+  }
+}
+
+TEST(Compact, AsyncCountStaysOnTheDeviceAndZeroIsANoOp) {
+  lab::Stream stream;
+  DeviceBuffer<std::int32_t> in(10000), out(10000);
+  DeviceBuffer<std::int64_t> count(1);
+  fill<std::int32_t>(in.data(), 10000, lab::fresh_seed(), stream);
+  compact_async(static_cast<const std::int32_t*>(in.data()), out.data(), 10000, KeepPositive{}, count.data(), stream.get());
+  const auto host_in = to_host(in.data(), 10000, stream);
+  const auto got = to_host(count.data(), 1, stream);
+  EXPECT_EQ(got[0], std::count_if(host_in.begin(), host_in.end(), [](int x) { return x > 0; }));
+  EXPECT_EQ(compact(static_cast<const int*>(nullptr), static_cast<int*>(nullptr), 0, KeepPositive{}, stream.get()), 0);
+  EXPECT_THROW(compact(in.data(), in.data() + 1, 100, KeepPositive{}, stream.get()), std::invalid_argument);
+}
+
+} // namespace
+} // namespace ladder::test
