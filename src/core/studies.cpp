@@ -8,9 +8,10 @@ namespace ladder::lab {
 // Each study defines its entry next to its rungs; this list fixes the order of `ladder run`.
 const Study& transpose_study();
 const Study& scan_study();
+const Study& reduce_study();
 
 std::span<const Study> studies() {
-  static const std::array<Study, 2> all = {transpose_study(), scan_study()};
+  static const std::array<Study, 3> all = {transpose_study(), scan_study(), reduce_study()};
   return all;
 }
 

@@ -1,0 +1,64 @@
+// ladder/reduce.hpp: reduce a device array to one value.
+//
+//   int total = ladder::reduce(d_in, n, ladder::Op::sum);          // waits, returns the value
+//   ladder::reduce(d_in, n, ladder::Op::max, d_out, stream);        // asynchronous, stays on device
+//
+// Types: int32_t, uint32_t, int64_t, uint64_t, float, double. Operators: sum, product, min, max,
+// bit_and, bit_or (bit_and / bit_or for integer types only). Any n >= 0 (n = 0 gives the
+// operator's identity: 0, 1, the type's max, its lowest, all ones, 0; +inf / -inf for floating
+// min / max), including n > 2^31 where memory holds it, and any `in` aligned to sizeof(T).
+//
+// Integer sum and product wrap modulo 2^bits (two's complement), so they are exact in any order.
+// Floating min / max ignore NaNs (fmin / fmax). Floating sums and products are computed in a
+// fixed tree order (see docs/reduction.md for its error bound) that depends on the GPU model but
+// not on the run: the same input on the same GPU gives the same bits.
+//
+// One kernel launch per call. The asynchronous overload never synchronizes; the host-value
+// overload waits for its stream. Calls from several host threads and streams at once are safe:
+// the library keeps a small scratch block (counter + per-block partials, a few KiB) per stream
+// that ever called it, allocated stream-ordered on first use and kept until the process exits.
+// A CUDA graph that holds a reduce must not be replayed concurrently with itself.
+//
+// Errors: std::invalid_argument (negative n, null `in` with n > 0, null `out_device`, a bitwise
+// operator on a floating type) before anything is launched; ladder::CudaError if CUDA fails.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ladder {
+
+enum class Op { sum, product, min, max, bit_and, bit_or };
+
+template <class T>
+concept ReduceElement =
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
+    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+namespace detail {
+// Defined in src/reduce/api.cu for the six element types.
+template <class T>
+void reduce_to_device(const T* in, std::int64_t n, Op op, T* out_device, cudaStream_t stream);
+template <class T> T reduce_to_host(const T* in, std::int64_t n, Op op, cudaStream_t stream);
+} // namespace detail
+
+// Asynchronous: *out_device receives the result in stream order.
+template <ReduceElement T>
+void reduce(const T* in, std::int64_t n, Op op, T* out_device, cudaStream_t stream) {
+  detail::reduce_to_device<T>(in, n, op, out_device, stream);
+}
+
+// Waits for `stream` and returns the result.
+template <ReduceElement T>
+T reduce(const T* in, std::int64_t n, Op op, cudaStream_t stream = nullptr) {
+  return detail::reduce_to_host<T>(in, n, op, stream);
+}
+
+// The operator's identity for T (what a reduction of zero elements returns). Throws
+// std::invalid_argument for a bitwise operator on a floating type.
+template <ReduceElement T> T reduce_identity(Op op);
+
+} // namespace ladder

@@ -1,0 +1,257 @@
+// ladder::reduce: argument checks, then one launch of the single-pass tiled kernel (the best rung
+// of the ladder, src/reduce/kernels.cuh) with a grid sized from the occupancy API.
+//
+// Scratch: the last-block-done finish needs a counter that is zero when the kernel starts. The
+// kernel leaves it at zero, so one scratch block per stream serves every call on that stream
+// (calls on one stream run in order). Different streams get different blocks, keyed by the
+// stream's unique id (cudaStreamGetId: never reused, unlike a handle), so concurrent calls never
+// share a counter. No per-call allocation or memset: one launch is the whole call.
+#include "ladder/error.hpp"
+#include "ladder/reduce.hpp"
+#include "reduce/api_config.hpp"
+#include "reduce/kernels.cuh"
+
+#include <array>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ladder {
+
+namespace {
+
+using namespace reduce_detail;
+
+template <class T> const char* type_name() {
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return "int32_t";
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return "uint32_t";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "int64_t";
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return "uint64_t";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else
+    return "double";
+}
+
+const char* op_name(Op op) {
+  switch (op) {
+  case Op::sum: return "sum";
+  case Op::product: return "product";
+  case Op::min: return "min";
+  case Op::max: return "max";
+  case Op::bit_and: return "bit_and";
+  case Op::bit_or: return "bit_or";
+  }
+  return "?";
+}
+
+template <class T> void check_op(Op op) {
+  const auto value = static_cast<int>(op);
+  if (value < 0 || value > static_cast<int>(Op::bit_or))
+    throw std::invalid_argument("ladder::reduce: op is not a ladder::Op value (" +
+                                std::to_string(value) + ")");
+  if (std::is_floating_point_v<T> && (op == Op::bit_and || op == Op::bit_or))
+    throw std::invalid_argument(std::string("ladder::reduce: op Op::") + op_name(op) +
+                                " is defined for integer types only, not " + type_name<T>());
+}
+
+template <class T> void check_arguments(const T* in, std::int64_t n, Op op) {
+  if (n < 0)
+    throw std::invalid_argument("ladder::reduce: n must be >= 0, got " + std::to_string(n));
+  if (in == nullptr && n > 0)
+    throw std::invalid_argument("ladder::reduce: in is null with n = " + std::to_string(n));
+  check_op<T>(op);
+}
+
+// --- per-stream scratch ------------------------------------------------------------------------
+
+constexpr std::size_t scratch_header_bytes = 256; // the counter, padded to keep partials aligned
+constexpr int slots_per_multiprocessor = 32;      // partial slots: more than any occupancy we use
+
+struct Scratch {
+  void* base = nullptr;
+  std::int64_t slots = 0; // partials it holds (8 bytes each)
+};
+
+struct StreamKey {
+  int device;
+  unsigned long long stream_id;
+  auto operator<=>(const StreamKey&) const = default;
+};
+
+std::mutex scratch_mutex;
+std::map<StreamKey, Scratch>& scratch_table() {
+  // Never destroyed: freeing device memory from a static destructor races with the runtime's own
+  // teardown. The driver reclaims it at exit.
+  static auto* table = new std::map<StreamKey, Scratch>;
+  return *table;
+}
+
+int multiprocessors(int device) {
+  static std::array<std::atomic<int>, 64> cache{};
+  if (device < 0 || device >= static_cast<int>(cache.size())) {
+    int sms = 0;
+    LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+  }
+  int sms = cache[device].load(std::memory_order_relaxed);
+  if (sms == 0) {
+    LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    cache[device].store(sms, std::memory_order_relaxed);
+  }
+  return sms;
+}
+
+Scratch scratch_for(int device, cudaStream_t stream) {
+  unsigned long long id = 0;
+  if (cudaStreamGetId(stream, &id) != cudaSuccess) {
+    cudaGetLastError(); // not sticky; do not leave it for the caller's next check
+    id = reinterpret_cast<std::uintptr_t>(stream) ^ 0x8000000000000000ull;
+  }
+  const StreamKey key{device, id};
+  std::lock_guard lock(scratch_mutex);
+  auto& table = scratch_table();
+  if (auto it = table.find(key); it != table.end())
+    return it->second;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  LADDER_CUDA(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone)
+    throw std::runtime_error("ladder::reduce: the first call on a stream allocates its scratch and "
+                             "cannot be captured into a graph; call it once before capturing");
+  Scratch s;
+  s.slots = static_cast<std::int64_t>(multiprocessors(device)) * slots_per_multiprocessor;
+  const std::size_t bytes = scratch_header_bytes + static_cast<std::size_t>(s.slots) * 8;
+  // Stream-ordered: no device-wide synchronization, and the zeroed counter is ready before the
+  // first kernel on this stream runs.
+  LADDER_CUDA(cudaMallocAsync(&s.base, bytes, stream));
+  LADDER_CUDA(cudaMemsetAsync(s.base, 0, scratch_header_bytes, stream));
+  table.emplace(key, s);
+  return s;
+}
+
+// --- launch --------------------------------------------------------------------------------------
+
+template <class T, class OpT> void launch(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
+  using config = library_config;
+  constexpr auto kernel = tiled_reduce_kernel<T, OpT, config::threads, config::unroll,
+                                              config::load, config::split, true>;
+  int device = 0;
+  LADDER_CUDA(cudaGetDevice(&device));
+  // Resident blocks per SM for this kernel, asked once per device.
+  static std::array<std::atomic<int>, 64> resident{};
+  int per_sm = device < static_cast<int>(resident.size()) ? resident[device].load() : 0;
+  if (per_sm == 0) {
+    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, config::threads, 0));
+    per_sm = per_sm < 1 ? 1 : per_sm;
+    if (device < static_cast<int>(resident.size()))
+      resident[device].store(per_sm);
+  }
+  const Scratch scratch = scratch_for(device, stream);
+  std::int64_t max_blocks = static_cast<std::int64_t>(per_sm) * multiprocessors(device);
+  if (max_blocks > scratch.slots)
+    max_blocks = scratch.slots;
+  const std::int64_t grid = tiled_grid<T>(n, config::threads, config::unroll, max_blocks);
+  const ScratchView<T> view{static_cast<unsigned int*>(scratch.base),
+                            reinterpret_cast<T*>(static_cast<char*>(scratch.base) +
+                                                 scratch_header_bytes)};
+  kernel<<<static_cast<unsigned int>(grid), config::threads, 0, stream>>>(in, n, out, view);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+template <class T> void dispatch(const T* in, std::int64_t n, Op op, T* out, cudaStream_t stream) {
+  switch (op) {
+  case Op::sum: return launch<T, Sum<T>>(in, n, out, stream);
+  case Op::product: return launch<T, Product<T>>(in, n, out, stream);
+  case Op::min: return launch<T, Min<T>>(in, n, out, stream);
+  case Op::max: return launch<T, Max<T>>(in, n, out, stream);
+  case Op::bit_and:
+  case Op::bit_or:
+    if constexpr (std::is_integral_v<T>) {
+      if (op == Op::bit_and)
+        return launch<T, BitAnd<T>>(in, n, out, stream);
+      return launch<T, BitOr<T>>(in, n, out, stream);
+    }
+    break;
+  }
+  check_op<T>(op); // unreachable after check_arguments; keeps the error in one place
+}
+
+} // namespace
+
+template <ReduceElement T> T reduce_identity(Op op) {
+  check_op<T>(op);
+  switch (op) {
+  case Op::sum: return Sum<T>::identity();
+  case Op::product: return Product<T>::identity();
+  case Op::min: return Min<T>::identity();
+  case Op::max: return Max<T>::identity();
+  case Op::bit_and:
+    if constexpr (std::is_integral_v<T>)
+      return BitAnd<T>::identity();
+    break;
+  case Op::bit_or:
+    if constexpr (std::is_integral_v<T>)
+      return BitOr<T>::identity();
+    break;
+  }
+  return T{};
+}
+
+namespace detail {
+
+template <class T>
+void reduce_to_device(const T* in, std::int64_t n, Op op, T* out_device, cudaStream_t stream) {
+  check_arguments(in, n, op);
+  if (out_device == nullptr)
+    throw std::invalid_argument("ladder::reduce: out_device is null");
+  dispatch(in, n, op, out_device, stream);
+}
+
+template <class T> T reduce_to_host(const T* in, std::int64_t n, Op op, cudaStream_t stream) {
+  check_arguments(in, n, op);
+  if (n == 0)
+    return reduce_identity<T>(op);
+  // A result slot of its own: two host threads sharing one stream must not read each other's.
+  T* result = nullptr;
+  LADDER_CUDA(cudaMallocAsync(reinterpret_cast<void**>(&result), sizeof(T), stream));
+  T value{};
+  try {
+    dispatch(in, n, op, result, stream);
+    LADDER_CUDA(cudaMemcpyAsync(&value, result, sizeof(T), cudaMemcpyDeviceToHost, stream));
+  } catch (...) {
+    cudaFreeAsync(result, stream);
+    throw;
+  }
+  LADDER_CUDA(cudaFreeAsync(result, stream));
+  LADDER_CUDA(cudaStreamSynchronize(stream));
+  return value;
+}
+
+#define LADDER_INSTANTIATE_REDUCE(T)                                                               \
+  template void reduce_to_device<T>(const T*, std::int64_t, Op, T*, cudaStream_t);                 \
+  template T reduce_to_host<T>(const T*, std::int64_t, Op, cudaStream_t);
+LADDER_INSTANTIATE_REDUCE(std::int32_t)
+LADDER_INSTANTIATE_REDUCE(std::uint32_t)
+LADDER_INSTANTIATE_REDUCE(std::int64_t)
+LADDER_INSTANTIATE_REDUCE(std::uint64_t)
+LADDER_INSTANTIATE_REDUCE(float)
+LADDER_INSTANTIATE_REDUCE(double)
+#undef LADDER_INSTANTIATE_REDUCE
+
+} // namespace detail
+
+template std::int32_t reduce_identity<std::int32_t>(Op);
+template std::uint32_t reduce_identity<std::uint32_t>(Op);
+template std::int64_t reduce_identity<std::int64_t>(Op);
+template std::uint64_t reduce_identity<std::uint64_t>(Op);
+template float reduce_identity<float>(Op);
+template double reduce_identity<double>(Op);
+
+} // namespace ladder

@@ -1,0 +1,497 @@
+// The reduction ladder, in the order of the seeds' table (001_0e1c07471f54757a.txt and the
+// reduction part of 000_733e1357adff97a9.txt: Harris's seven kernels on a G80, 2^22 ints, block
+// size 128), then the rungs beyond the seeds, the library call and CUB.
+//
+// Seed rungs keep the seeds' shape: one block of 128 threads reduces 128 (rungs 1-3) or 256
+// (rungs 4-6) elements in shared memory and writes one partial; the same kernel is launched again
+// on the partials until one value is left. Two changes against the printed code, both needed for
+// correctness today: every global load is bounds-checked (so any n works, and the later levels,
+// whose sizes are not multiples of the block, are safe), and the warp-synchronous last warp
+// (rungs 5-7) separates each step's reads from its writes with __syncwarp() (see
+// docs/reduction.md: without it the printed code is a data race since Volta).
+#include "reduce/kernels.cuh"
+#include "reduce/variants.hpp"
+
+#include "core/harness.hpp"
+#include "ladder/error.hpp"
+#include "ladder/reduce.hpp"
+
+#include <cub/device/device_reduce.cuh>
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+namespace ladder::lab {
+
+namespace {
+
+using reduce_detail::LoadPolicy;
+using reduce_detail::ScratchView;
+using reduce_detail::Split;
+using reduce_detail::Sum;
+
+constexpr int B = seed_block;
+
+template <class T> __device__ T* shared_array() {
+  extern __shared__ __align__(16) unsigned char reduce_shared_bytes[];
+  return reinterpret_cast<T*>(reduce_shared_bytes);
+}
+
+// --- 1: interleaved addressing with divergent branching -----------------------------------------
+// Thread tid adds its neighbour at distance s when tid is a multiple of 2s: at every level the
+// active threads are spread over all warps, so every warp runs both sides of the branch, and
+// `%` is a slow integer instruction.
+template <class T> __global__ void interleaved_divergent_kernel(const T* in, T* out, unsigned n) {
+  T* sdata = shared_array<T>();
+  const Sum<T> op;
+  const unsigned tid = threadIdx.x;
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = i < n ? in[i] : T(0);
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    if (tid % (2 * s) == 0)
+      sdata[tid] = op(sdata[tid], sdata[tid + s]);
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+// --- 2: interleaved addressing, strided index (bank conflicts) ---------------------------------
+// The first threads of the block do the work (no divergence inside busy warps), but thread tid
+// touches sdata[2 s tid]: at s = 1 lanes 0 and 16 hit the same bank, 2-way conflicts, growing
+// with s.
+template <class T> __global__ void interleaved_strided_kernel(const T* in, T* out, unsigned n) {
+  T* sdata = shared_array<T>();
+  const Sum<T> op;
+  const unsigned tid = threadIdx.x;
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = i < n ? in[i] : T(0);
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    const unsigned index = 2 * s * tid;
+    if (index < blockDim.x)
+      sdata[index] = op(sdata[index], sdata[index + s]);
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+// --- 3: sequential addressing --------------------------------------------------------------------
+// Halve the stride instead of doubling it: thread tid adds sdata[tid + s], consecutive lanes read
+// consecutive words, no bank conflicts. Half the threads idle from the first step on.
+template <class T> __device__ void tree_sequential(T* sdata, unsigned tid, unsigned down_to) {
+  const Sum<T> op;
+  for (unsigned s = blockDim.x / 2; s > down_to; s >>= 1) {
+    if (tid < s)
+      sdata[tid] = op(sdata[tid], sdata[tid + s]);
+    __syncthreads();
+  }
+}
+
+template <class T> __global__ void sequential_kernel(const T* in, T* out, unsigned n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = i < n ? in[i] : T(0);
+  __syncthreads();
+  tree_sequential(sdata, tid, 0);
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+// --- 4: first add during global load -------------------------------------------------------------
+// Each thread loads two elements a block apart and adds them: half the blocks, no idle first step.
+template <class T> __device__ T load_two(const T* in, unsigned n, unsigned i, unsigned stride) {
+  const Sum<T> op;
+  const T a = i < n ? in[i] : T(0);
+  const T b = i + stride < n ? in[i + stride] : T(0);
+  return op(a, b);
+}
+
+template <class T> __global__ void first_add_kernel(const T* in, T* out, unsigned n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+  sdata[tid] = load_two(in, n, i, blockDim.x);
+  __syncthreads();
+  tree_sequential(sdata, tid, 0);
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+// --- 5: unroll the last warp ---------------------------------------------------------------------
+// When s <= 32 only warp 0 works: drop the loop, the `tid < s` test and the block barrier for the
+// last six steps. The seeds relied on lock-step warps; since Volta each lane may run ahead, so a
+// lane could overwrite sdata[tid] before its neighbour read it. Each step therefore reads into a
+// register, waits for the whole warp (__syncwarp), writes, and waits again; `volatile` keeps the
+// compiler from holding sdata in registers across the steps.
+template <class T, unsigned BlockSize = 64>
+__device__ void warp_reduce_shared(volatile T* sdata, unsigned tid) {
+  const Sum<T> op;
+  T v = sdata[tid];
+#pragma unroll
+  for (unsigned s = 32; s > 0; s >>= 1) {
+    if (BlockSize >= 2 * s) {
+      v = op(v, sdata[tid + s]);
+      __syncwarp();
+      sdata[tid] = v;
+      __syncwarp();
+    }
+  }
+}
+
+template <class T> __global__ void unroll_last_warp_kernel(const T* in, T* out, unsigned n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+  sdata[tid] = load_two(in, n, i, blockDim.x);
+  __syncthreads();
+  tree_sequential(sdata, tid, 32); // needs blockDim.x >= 64
+  if (tid < 32)
+    warp_reduce_shared(sdata, tid);
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+// --- 6: completely unrolled ----------------------------------------------------------------------
+// The block size is a template parameter, so every `if (BlockSize >= ...)` and the loop vanish at
+// compile time. A run-time block size is dispatched by the seeds' switch (here 64 to 1024).
+template <class T, unsigned BlockSize> __device__ void tree_unrolled(T* sdata, unsigned tid) {
+  const Sum<T> op;
+  if (BlockSize >= 1024) {
+    if (tid < 512)
+      sdata[tid] = op(sdata[tid], sdata[tid + 512]);
+    __syncthreads();
+  }
+  if (BlockSize >= 512) {
+    if (tid < 256)
+      sdata[tid] = op(sdata[tid], sdata[tid + 256]);
+    __syncthreads();
+  }
+  if (BlockSize >= 256) {
+    if (tid < 128)
+      sdata[tid] = op(sdata[tid], sdata[tid + 128]);
+    __syncthreads();
+  }
+  if (BlockSize >= 128) {
+    if (tid < 64)
+      sdata[tid] = op(sdata[tid], sdata[tid + 64]);
+    __syncthreads();
+  }
+  if (tid < 32)
+    warp_reduce_shared<T, BlockSize>(sdata, tid);
+}
+
+template <class T, unsigned BlockSize>
+__global__ void complete_unroll_kernel(const T* in, T* out, unsigned n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const unsigned i = blockIdx.x * (BlockSize * 2) + threadIdx.x;
+  sdata[tid] = load_two(in, n, i, BlockSize);
+  __syncthreads();
+  tree_unrolled<T, BlockSize>(sdata, tid);
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+// --- 7: multiple elements per thread (algorithm cascading) ---------------------------------------
+// A fixed grid (256 blocks) and a grid-stride loop: each thread first adds many elements in a
+// register (sequential, O(n/p) work with no barriers), then the block runs the unrolled tree once.
+// Brent's theorem: O(n / log n) threads each doing O(log n) work is cost-optimal.
+template <class T, unsigned BlockSize> __device__ T cascade_sum(const T* in, unsigned n) {
+  const Sum<T> op;
+  unsigned i = blockIdx.x * (BlockSize * 2) + threadIdx.x;
+  const unsigned grid_size = BlockSize * 2 * gridDim.x;
+  T sum = T(0);
+  while (i < n) {
+    sum = op(sum, in[i]);
+    if (i + BlockSize < n)
+      sum = op(sum, in[i + BlockSize]);
+    i += grid_size;
+  }
+  return sum;
+}
+
+template <class T, unsigned BlockSize>
+__global__ void cascade_kernel(const T* in, T* out, unsigned n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  sdata[tid] = cascade_sum<T, BlockSize>(in, n);
+  __syncthreads();
+  tree_unrolled<T, BlockSize>(sdata, tid);
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+// --- 8 (beyond): warp shuffles for the last levels -----------------------------------------------
+// Rung 7 with the in-block tree done by __shfl_down_sync: values move register to register, no
+// shared-memory round trip, one barrier instead of one per level.
+template <class T, unsigned BlockSize>
+__global__ void cascade_shuffle_kernel(const T* in, T* out, unsigned n) {
+  const T total = reduce_detail::block_reduce<BlockSize>(cascade_sum<T, BlockSize>(in, n), Sum<T>{});
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = total;
+}
+
+// --- launchers -----------------------------------------------------------------------------------
+
+template <class T> using SeedKernel = void (*)(const T*, T*, unsigned);
+
+// The seeds' multi-launch driver: level after level on the partials, ping-ponging between the
+// two halves of the scratch, until one block writes the result.
+template <class T>
+void launch_levels(SeedKernel<T> kernel, unsigned elements_per_block, unsigned max_blocks,
+                   const T* in, std::int64_t n, T* out, void* scratch, cudaStream_t stream) {
+  T* halves[2] = {static_cast<T*>(scratch),
+                  static_cast<T*>(scratch) + (n + B - 1) / B + 1};
+  const T* src = in;
+  std::int64_t m = n;
+  for (int level = 0;; ++level) {
+    std::int64_t blocks = (m + elements_per_block - 1) / elements_per_block;
+    blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(blocks, max_blocks));
+    T* dst = blocks == 1 ? out : halves[level % 2];
+    const std::size_t shared = std::max<std::size_t>(B, 64) * sizeof(T);
+    kernel<<<static_cast<unsigned>(blocks), B, shared, stream>>>(src, dst, static_cast<unsigned>(m));
+    check_launch("reduce seed kernel");
+    if (blocks == 1)
+      return;
+    src = dst;
+    m = blocks;
+  }
+}
+
+template <class T, SeedKernel<T> (*Pick)(), unsigned PerBlock, unsigned MaxBlocks>
+void launch_seed(const T* in, std::int64_t n, T* out, void* scratch, std::size_t, cudaStream_t stream) {
+  launch_levels<T>(Pick(), PerBlock, MaxBlocks, in, n, out, scratch, stream);
+}
+
+// The seeds' switch over block sizes, for the completely unrolled rungs.
+#define LADDER_SEED_SWITCH(NAME, KERNEL)                                                           \
+  template <class T> SeedKernel<T> NAME(unsigned threads) {                                        \
+    switch (threads) {                                                                             \
+    case 1024: return KERNEL<T, 1024>;                                                             \
+    case 512: return KERNEL<T, 512>;                                                               \
+    case 256: return KERNEL<T, 256>;                                                               \
+    case 128: return KERNEL<T, 128>;                                                               \
+    case 64: return KERNEL<T, 64>;                                                                 \
+    default: throw std::invalid_argument("block size must be a power of two from 64 to 1024");     \
+    }                                                                                              \
+  }
+LADDER_SEED_SWITCH(complete_unroll_for, complete_unroll_kernel)
+LADDER_SEED_SWITCH(cascade_for, cascade_kernel)
+LADDER_SEED_SWITCH(cascade_shuffle_for, cascade_shuffle_kernel)
+#undef LADDER_SEED_SWITCH
+
+template <class T> SeedKernel<T> pick_divergent() { return interleaved_divergent_kernel<T>; }
+template <class T> SeedKernel<T> pick_strided() { return interleaved_strided_kernel<T>; }
+template <class T> SeedKernel<T> pick_sequential() { return sequential_kernel<T>; }
+template <class T> SeedKernel<T> pick_first_add() { return first_add_kernel<T>; }
+template <class T> SeedKernel<T> pick_last_warp() { return unroll_last_warp_kernel<T>; }
+template <class T> SeedKernel<T> pick_unrolled() { return complete_unroll_for<T>(B); }
+template <class T> SeedKernel<T> pick_cascade() { return cascade_for<T>(B); }
+template <class T> SeedKernel<T> pick_cascade_shuffle() { return cascade_shuffle_for<T>(B); }
+
+// --- tiled rungs (src/reduce/kernels.cuh) --------------------------------------------------------
+
+enum class Grid { seed_256, occupancy };
+
+// Resident blocks per SM x SMs for a kernel, asked once per kernel (the study runs on one device).
+int occupancy_blocks(const void* kernel, int threads) {
+  static std::mutex mutex;
+  static std::map<const void*, int> cache;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(kernel); it != cache.end())
+    return it->second;
+  int per_sm = 0, device = 0, sms = 0;
+  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+  LADDER_CUDA(cudaGetDevice(&device));
+  LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int blocks = std::max(1, per_sm) * sms;
+  cache.emplace(kernel, blocks);
+  return blocks;
+}
+
+constexpr std::int64_t tiled_max_partials = 65536;
+constexpr std::size_t tiled_header_bytes = 256;
+
+template <class T, int Threads, int Unroll, LoadPolicy Load, Split Layout, Grid Rule, bool OnePass>
+void launch_tiled(const T* in, std::int64_t n, T* out, void* scratch, std::size_t, cudaStream_t stream) {
+  using reduce_detail::tiled_reduce_kernel;
+  constexpr auto first = tiled_reduce_kernel<T, Sum<T>, Threads, Unroll, Load, Layout, false>;
+  constexpr auto finish = tiled_reduce_kernel<T, Sum<T>, Threads, Unroll, Load, Layout, true>;
+  const auto sized_by = reinterpret_cast<const void*>(OnePass ? finish : first);
+  std::int64_t max_blocks = Rule == Grid::seed_256 ? seed_cascade_blocks : occupancy_blocks(sized_by, Threads);
+  max_blocks = std::min(max_blocks, tiled_max_partials);
+  const std::int64_t grid = reduce_detail::tiled_grid<T>(n, Threads, Unroll, max_blocks);
+  const ScratchView<T> view{static_cast<unsigned int*>(scratch),
+                            reinterpret_cast<T*>(static_cast<char*>(scratch) + tiled_header_bytes)};
+  if (OnePass || grid == 1) {
+    finish<<<static_cast<unsigned>(grid), Threads, 0, stream>>>(in, n, out, view);
+    check_launch("tiled_reduce_kernel (single pass)");
+    return;
+  }
+  first<<<static_cast<unsigned>(grid), Threads, 0, stream>>>(in, n, out, view);
+  check_launch("tiled_reduce_kernel (partials)");
+  finish<<<1, Threads, 0, stream>>>(view.partials, grid, out, view);
+  check_launch("tiled_reduce_kernel (finish)");
+}
+
+template <int Threads, int Unroll, LoadPolicy Load, Split Layout, bool OnePass>
+const void* tiled_address() {
+  return reinterpret_cast<const void*>(
+      reduce_detail::tiled_reduce_kernel<int, Sum<int>, Threads, Unroll, Load, Layout, OnePass>);
+}
+
+// --- library and reference rows ------------------------------------------------------------------
+
+template <class T>
+void launch_library(const T* in, std::int64_t n, T* out, void*, std::size_t, cudaStream_t stream) {
+  ladder::reduce(in, n, Op::sum, out, stream);
+}
+
+template <class T>
+void launch_cub(const T* in, std::int64_t n, T* out, void* scratch, std::size_t bytes, cudaStream_t stream) {
+  std::size_t temp = bytes;
+  LADDER_CUDA(cub::DeviceReduce::Sum(scratch, temp, in, out, n, stream));
+}
+
+template <class T> std::size_t cub_bytes(std::int64_t n) {
+  std::size_t temp = 0;
+  LADDER_CUDA(cub::DeviceReduce::Sum(nullptr, temp, static_cast<const T*>(nullptr),
+                                     static_cast<T*>(nullptr), n, nullptr));
+  return temp;
+}
+
+// --- registry helpers ----------------------------------------------------------------------------
+
+const char* any_n(std::int64_t) { return nullptr; }
+
+const char* seed_indices(std::int64_t n) {
+  return n >= (std::int64_t{1} << 31) ? "seed rung: 32-bit indices, as in the seed" : nullptr;
+}
+
+std::size_t seed_scratch(std::int64_t n) {
+  return static_cast<std::size_t>(2 * ((n + B - 1) / B + 1)) * 8 + 256;
+}
+
+std::size_t tiled_scratch(std::int64_t) {
+  return tiled_header_bytes + static_cast<std::size_t>(tiled_max_partials) * 8;
+}
+
+std::size_t no_scratch(std::int64_t) { return 0; }
+
+std::size_t cub_scratch(std::int64_t n) { return std::max(cub_bytes<int>(n), cub_bytes<float>(n)); }
+
+// Seed 001's accounting: every level reads its input and writes one partial per block.
+template <unsigned PerBlock, unsigned MaxBlocks> double levels_elements(std::int64_t n) {
+  double total = 0;
+  std::int64_t m = n;
+  for (;;) {
+    std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>((m + PerBlock - 1) / PerBlock, MaxBlocks));
+    total += static_cast<double>(m + blocks);
+    if (blocks == 1)
+      return total;
+    m = blocks;
+  }
+}
+
+const void* address(SeedKernel<int> k) { return reinterpret_cast<const void*>(k); }
+
+constexpr unsigned no_cap = 0x7fffffff;
+constexpr unsigned cascade_per_block = 2 * B; // the grid stride loop covers the rest
+
+} // namespace
+
+std::span<const ReduceVariant> reduce_variants() {
+  using L = LoadPolicy;
+  using S = Split;
+  using G = Grid;
+  static const std::array variants = {
+      ReduceVariant{"interleaved_divergent", "tid % (2s) picks the adding threads: divergent warps, slow modulo",
+                    "Kernel 1: interleaved addressing with divergent branching", false, seed_indices, seed_scratch,
+                    launch_seed<int, pick_divergent<int>, B, no_cap>, launch_seed<float, pick_divergent<float>, B, no_cap>,
+                    levels_elements<B, no_cap>, address(interleaved_divergent_kernel<int>), B},
+      ReduceVariant{"interleaved_strided", "index = 2 s tid: busy threads packed into warps, shared-memory bank conflicts",
+                    "Kernel 2: interleaved addressing with bank conflicts", false, seed_indices, seed_scratch,
+                    launch_seed<int, pick_strided<int>, B, no_cap>, launch_seed<float, pick_strided<float>, B, no_cap>,
+                    levels_elements<B, no_cap>, address(interleaved_strided_kernel<int>), B},
+      ReduceVariant{"sequential", "stride halves from blockDim/2: conflict-free, but half the threads idle at once",
+                    "Kernel 3: sequential addressing", false, seed_indices, seed_scratch,
+                    launch_seed<int, pick_sequential<int>, B, no_cap>, launch_seed<float, pick_sequential<float>, B, no_cap>,
+                    levels_elements<B, no_cap>, address(sequential_kernel<int>), B},
+      ReduceVariant{"first_add", "each thread loads two elements and adds them: half the blocks, no idle first step",
+                    "Kernel 4: first add during global load", false, seed_indices, seed_scratch,
+                    launch_seed<int, pick_first_add<int>, 2 * B, no_cap>, launch_seed<float, pick_first_add<float>, 2 * B, no_cap>,
+                    levels_elements<2 * B, no_cap>, address(first_add_kernel<int>), B},
+      ReduceVariant{"unroll_last_warp", "last 6 steps unrolled in warp 0 (volatile + __syncwarp, not lock-step)",
+                    "Kernel 5: unroll last warp", false, seed_indices, seed_scratch,
+                    launch_seed<int, pick_last_warp<int>, 2 * B, no_cap>, launch_seed<float, pick_last_warp<float>, 2 * B, no_cap>,
+                    levels_elements<2 * B, no_cap>, address(unroll_last_warp_kernel<int>), B},
+      ReduceVariant{"complete_unroll", "block size as a template parameter: the whole tree unrolled at compile time",
+                    "Kernel 6: completely unrolled", false, seed_indices, seed_scratch,
+                    launch_seed<int, pick_unrolled<int>, 2 * B, no_cap>, launch_seed<float, pick_unrolled<float>, 2 * B, no_cap>,
+                    levels_elements<2 * B, no_cap>, address(complete_unroll_kernel<int, B>), B},
+      ReduceVariant{"cascade", "256 blocks, grid-stride loop: many elements per thread before the tree (Brent)",
+                    "Kernel 7: multiple elements per thread", false, seed_indices, seed_scratch,
+                    launch_seed<int, pick_cascade<int>, cascade_per_block, seed_cascade_blocks>,
+                    launch_seed<float, pick_cascade<float>, cascade_per_block, seed_cascade_blocks>,
+                    levels_elements<cascade_per_block, seed_cascade_blocks>, address(cascade_kernel<int, B>), B},
+      ReduceVariant{"warp_shuffle", "rung 7 with the in-block tree in registers (__shfl_down_sync), one barrier",
+                    "", false, seed_indices, seed_scratch,
+                    launch_seed<int, pick_cascade_shuffle<int>, cascade_per_block, seed_cascade_blocks>,
+                    launch_seed<float, pick_cascade_shuffle<float>, cascade_per_block, seed_cascade_blocks>,
+                    levels_elements<cascade_per_block, seed_cascade_blocks>, address(cascade_shuffle_kernel<int, B>), B},
+      ReduceVariant{"vector16", "16-byte loads (scalar head/tail: any alignment, any n), 64-bit indices",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, B, 1, L::ldg, S::grid_stride, G::seed_256, false>,
+                    launch_tiled<float, B, 1, L::ldg, S::grid_stride, G::seed_256, false>,
+                    nullptr, tiled_address<B, 1, L::ldg, S::grid_stride, false>(), B},
+      ReduceVariant{"occupancy_grid", "grid = resident blocks per SM (occupancy API) x SMs instead of 256",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, B, 1, L::ldg, S::grid_stride, G::occupancy, false>,
+                    launch_tiled<float, B, 1, L::ldg, S::grid_stride, G::occupancy, false>,
+                    nullptr, tiled_address<B, 1, L::ldg, S::grid_stride, false>(), B},
+      ReduceVariant{"loads_in_flight", "256 threads, 4 independent 16-byte loads per thread before the first add",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, false>,
+                    launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, false>,
+                    nullptr, tiled_address<256, 4, L::ldg, S::grid_stride, false>(), 256},
+      ReduceVariant{"even_share", "each block streams one contiguous range; all blocks finish together",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, 256, 4, L::ldg, S::even_share, G::occupancy, false>,
+                    launch_tiled<float, 256, 4, L::ldg, S::even_share, G::occupancy, false>,
+                    nullptr, tiled_address<256, 4, L::ldg, S::even_share, false>(), 256},
+      ReduceVariant{"single_pass", "last block done: the block that finishes last adds the partials; one launch",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, 256, 4, L::ldg, S::even_share, G::occupancy, true>,
+                    launch_tiled<float, 256, 4, L::ldg, S::even_share, G::occupancy, true>,
+                    nullptr, tiled_address<256, 4, L::ldg, S::even_share, true>(), 256},
+      ReduceVariant{"single_pass_l2_256B", "single_pass with loads that skip L1 and ask L2 for 256-byte blocks",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, 256, 4, L::l2_prefetch, S::even_share, G::occupancy, true>,
+                    launch_tiled<float, 256, 4, L::l2_prefetch, S::even_share, G::occupancy, true>,
+                    nullptr, tiled_address<256, 4, L::l2_prefetch, S::even_share, true>(), 256},
+      ReduceVariant{"single_pass_unroll8", "single_pass with 8 loads in flight per thread (more bytes per SM)",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, 256, 8, L::ldg, S::even_share, G::occupancy, true>,
+                    launch_tiled<float, 256, 8, L::ldg, S::even_share, G::occupancy, true>,
+                    nullptr, tiled_address<256, 8, L::ldg, S::even_share, true>(), 256},
+      ReduceVariant{"single_pass_grid_stride", "single_pass with the grid-stride split instead of even share",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, true>,
+                    launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, true>,
+                    nullptr, tiled_address<256, 4, L::ldg, S::grid_stride, true>(), 256},
+      ReduceVariant{"ladder::reduce", "the library call: single pass, per-stream scratch, any type/op/alignment",
+                    "", false, any_n, no_scratch, launch_library<int>, launch_library<float>, nullptr, nullptr, 0},
+      ReduceVariant{"cub::DeviceReduce::Sum", "CUB (CCCL) with its temporary storage allocated beforehand",
+                    "", true, any_n, cub_scratch, launch_cub<int>, launch_cub<float>, nullptr, nullptr, 0},
+  };
+  return variants;
+}
+
+} // namespace ladder::lab
