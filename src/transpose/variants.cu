@@ -157,25 +157,38 @@ const char* needs_whole_tiles(Shape s) {
 // --- beyond the seeds ----------------------------------------------------------------------------
 
 using Word = std::uint32_t; // float moved as its bits
+using transpose_detail::Access;
+using transpose_detail::TileShape;
 
-template <class TileShapeT, bool Vector>
+template <class Cfg, Access A>
 void launch_tiled_rung(const float* in, float* out, Shape s, int nreps, cudaStream_t stream) {
-  transpose_detail::launch_tiled<Word, TileShapeT, Vector>(reinterpret_cast<const Word*>(in),
-                                                           reinterpret_cast<Word*>(out), s.rows,
-                                                           s.cols, nreps, stream);
+  transpose_detail::launch_tiled<Word, Cfg, A>(reinterpret_cast<const Word*>(in),
+                                                reinterpret_cast<Word*>(out), s.rows, s.cols,
+                                                nreps, stream);
+}
+
+template <class Cfg, Access A> const void* tiled_address() {
+  return transpose_detail::tiled_kernel_address<Word, Cfg, A>();
 }
 
 const char* any_shape(Shape) { return nullptr; }
 
 const char* needs_whole_vectors(Shape s) {
   if (s.rows % 4 != 0 || s.cols % 4 != 0)
-    return "16-byte rung: needs rows and cols that are multiples of 4 (the library falls back)";
+    return "aligned 16-byte rung: needs rows and cols that are multiples of 4";
   return nullptr;
 }
 
 void launch_library(const float* in, float* out, Shape s, int, cudaStream_t stream) {
   ladder::transpose(in, out, s.rows, s.cols, stream);
 }
+
+// The rungs beyond the seeds, each one change against the one before (tuned on an H200 with
+// bench/tuning/transpose_sweep.cu; figures in docs/transpose.md).
+using Tile32x32x64 = TileShape<32, 32, 64>;        // the seeds' tile, 16-byte accesses
+using Tile64x64 = TileShape<64, 64, 256>;          // bigger tile, 4 vectors per thread
+using Tile64x64Cs = TileShape<64, 64, 256, 0, true>; // + streaming (evict-first) hints
+using Tile64x64CsPersistent = TileShape<64, 64, 256, 0, true, true>; // + persistent grid
 
 // --- references --------------------------------------------------------------------------------
 
@@ -212,17 +225,6 @@ const char* fits_cublas_int(Shape s) {
   return s.rows > 0x7fffffff || s.cols > 0x7fffffff ? "cuBLAS takes 32-bit dimensions" : nullptr;
 }
 
-template <class TileShapeT, bool Vector> const void* tiled_address() {
-  return transpose_detail::tiled_kernel_address<Word, TileShapeT, Vector>();
-}
-
-using transpose_detail::TileShape;
-using Tile32x32 = TileShape<32, 32, 256>;
-using Tile64x64 = TileShape<64, 64, 256>;
-using Tile64x64Narrow = TileShape<64, 64, 128>;
-using Tile32x128 = TileShape<32, 128, 256>;
-using Tile128x32 = TileShape<128, 32, 256>;
-
 const void* address(SeedKernel k) { return reinterpret_cast<const void*>(k); }
 
 } // namespace
@@ -254,24 +256,30 @@ std::span<const TransposeVariant> transpose_variants() {
       TransposeVariant{"diagonal", "visit tiles along diagonals to spread writes over memory partitions",
                        "Diagonal", false, transpose, needs_whole_tiles, true,
                        launch_seed<diagonal_kernel>, address(diagonal_kernel), T * R},
-      TransposeVariant{"tiled_32x32_v16", "the padded tile with 16-byte loads and stores (one per thread)",
+      TransposeVariant{"tiled_32x32_v16", "the padded 32x32 tile with 16-byte loads and stores (64 threads)",
                        "", false, transpose, needs_whole_vectors, true,
-                       launch_tiled_rung<Tile32x32, true>, tiled_address<Tile32x32, true>(), 256},
-      TransposeVariant{"tiled_64x64_scalar", "64x64 tiles, 16 scalar loads in flight per thread, any shape",
+                       launch_tiled_rung<Tile32x32x64, Access::aligned_vector>,
+                       tiled_address<Tile32x32x64, Access::aligned_vector>(), 64},
+      TransposeVariant{"tiled_64x64_v16", "64x64 tiles: 4 16-byte loads in flight per thread",
+                       "", false, transpose, needs_whole_vectors, true,
+                       launch_tiled_rung<Tile64x64, Access::aligned_vector>,
+                       tiled_address<Tile64x64, Access::aligned_vector>(), 256},
+      TransposeVariant{"tiled_64x64_v16_cs", "+ streaming cache hints (ld/st .cs): every byte is touched once",
+                       "", false, transpose, needs_whole_vectors, true,
+                       launch_tiled_rung<Tile64x64Cs, Access::aligned_vector>,
+                       tiled_address<Tile64x64Cs, Access::aligned_vector>(), 256},
+      TransposeVariant{"tiled_64x64_v16_cs_persistent", "+ a persistent grid that prefetches its next tile (measured: no gain)",
+                       "", false, transpose, needs_whole_vectors, true,
+                       launch_tiled_rung<Tile64x64CsPersistent, Access::aligned_vector>,
+                       tiled_address<Tile64x64CsPersistent, Access::aligned_vector>(), 256},
+      TransposeVariant{"tiled_64x64_scalar_cs", "4-byte accesses, any shape: what odd shapes cost without vectors",
                        "", false, transpose, any_shape, true,
-                       launch_tiled_rung<Tile64x64, false>, tiled_address<Tile64x64, false>(), 256},
-      TransposeVariant{"tiled_64x64_v16", "64x64 tiles, 4 16-byte loads in flight per thread",
-                       "", false, transpose, needs_whole_vectors, true,
-                       launch_tiled_rung<Tile64x64, true>, tiled_address<Tile64x64, true>(), 256},
-      TransposeVariant{"tiled_64x64_v16_t128", "64x64 tiles with 128 threads: 8 16-byte loads per thread",
-                       "", false, transpose, needs_whole_vectors, true,
-                       launch_tiled_rung<Tile64x64Narrow, true>, tiled_address<Tile64x64Narrow, true>(), 128},
-      TransposeVariant{"tiled_32x128_v16", "wide 32x128 tiles: longer row segments read per tile",
-                       "", false, transpose, needs_whole_vectors, true,
-                       launch_tiled_rung<Tile32x128, true>, tiled_address<Tile32x128, true>(), 256},
-      TransposeVariant{"tiled_128x32_v16", "tall 128x32 tiles: longer row segments written per tile",
-                       "", false, transpose, needs_whole_vectors, true,
-                       launch_tiled_rung<Tile128x32, true>, tiled_address<Tile128x32, true>(), 256},
+                       launch_tiled_rung<Tile64x64Cs, Access::scalar>,
+                       tiled_address<Tile64x64Cs, Access::scalar>(), 256},
+      TransposeVariant{"tiled_64x64_any_v16_cs", "16-byte accesses at any alignment: aligned vectors, element-wise ends",
+                       "", false, transpose, any_shape, true,
+                       launch_tiled_rung<Tile64x64Cs, Access::any_alignment_vector>,
+                       tiled_address<Tile64x64Cs, Access::any_alignment_vector>(), 256},
       TransposeVariant{"ladder::transpose", "the library call: the best tiled kernel that applies, any shape",
                        "", false, transpose, any_shape, false, launch_library, nullptr, 0},
       TransposeVariant{"cudaMemcpy", "device-to-device copy of the same bytes", "", true, copy,

@@ -123,11 +123,16 @@ TYPED_TEST(LibraryTranspose, AnyShapeAndOffset) {
         for (std::int64_t c = 0; c < s.cols; ++c)
           expected[c * s.rows + r] = host_in[r * s.cols + c];
       DeviceBuffer<T> in(n + 1), out(n + 1);
-      ASSERT_EQ(cudaMemcpy(in.data() + offset, host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+      // Every copy on the same stream: a plain cudaMemcpy from pageable memory may return before
+      // its DMA lands, and our non-blocking stream would not wait for it.
+      ASSERT_EQ(cudaMemcpyAsync(in.data() + offset, host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream),
+                cudaSuccess);
       lab::poison(out.data(), out.bytes(), stream);
       ladder::transpose(in.data() + offset, out.data() + offset, s.rows, s.cols, stream.get());
       ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-      ASSERT_EQ(cudaMemcpy(got.data(), out.data() + offset, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+      ASSERT_EQ(cudaMemcpyAsync(got.data(), out.data() + offset, n * sizeof(T), cudaMemcpyDeviceToHost, stream),
+                cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
       std::size_t wrong = 0;
       for (std::size_t i = 0; i < n; ++i)
         wrong += !(got[i] == expected[i]);
