@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace ladder::scan_detail {
 
@@ -29,7 +30,10 @@ template <class T, int Width> struct alignas(sizeof(T) * Width) Access {
   T v[Width];
 };
 
-template <int Threads, int Width, int Accesses> struct TileShape {
+// Streaming: 16-byte accesses with the evict-first hint (ld/st.global.cs): each byte is touched
+// once, so it need not displace anything in L1 or L2.
+template <int Threads, int Width, int Accesses, bool Streaming = false> struct TileShape {
+  static constexpr bool streaming = Streaming;
   static constexpr int threads = Threads;
   static constexpr int width = Width;       // elements per access (16 bytes / sizeof(T) or 1)
   static constexpr int accesses = Accesses; // accesses per thread
@@ -63,7 +67,13 @@ __global__ void __launch_bounds__(Shape::threads)
   if (full) {
 #pragma unroll
     for (int j = 0; j < A; ++j) {
-      const auto a = reinterpret_cast<const Access<T, W>*>(in + segment)[j * 32 + lane];
+      Access<T, W> a;
+      if constexpr (Shape::streaming && sizeof(a) == 16) {
+        const uint4 raw = __ldcs(reinterpret_cast<const uint4*>(in + segment) + j * 32 + lane);
+        std::memcpy(&a, &raw, 16);
+      } else {
+        a = reinterpret_cast<const Access<T, W>*>(in + segment)[j * 32 + lane];
+      }
 #pragma unroll
       for (int k = 0; k < W; ++k)
         x[j][k] = a.v[k];
@@ -132,7 +142,13 @@ __global__ void __launch_bounds__(Shape::threads)
       }
     }
     if (full) {
-      reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
+      if constexpr (Shape::streaming && sizeof(y) == 16) {
+        uint4 raw;
+        std::memcpy(&raw, &y, 16);
+        __stcs(reinterpret_cast<uint4*>(out + segment) + j * 32 + lane, raw);
+      } else {
+        reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
+      }
     } else {
 #pragma unroll
       for (int k = 0; k < W; ++k) {

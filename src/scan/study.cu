@@ -102,6 +102,8 @@ template <class F> Measurement time_on_host(F&& body) {
 std::string launches_of_library_call(std::int64_t n, const DeviceBuffer<std::int32_t>& in,
                                      const DeviceBuffer<std::int32_t>& out) {
   Stream stream;
+  exclusive_scan(in.data(), out.data(), n, stream.get()); // the pool exists before the capture
+  LADDER_CUDA(cudaStreamSynchronize(stream));
   cudaGraph_t graph = nullptr;
   std::string result;
   if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {

@@ -202,6 +202,7 @@ using V16 = TileShape<256, 4, 4>;
 using V16x32 = TileShape<256, 4, 8>;
 using V16T512 = TileShape<512, 4, 4>;
 using V16T128x32 = TileShape<128, 4, 8>;
+using V16Streaming = TileShape<256, 4, 4, true>;
 
 template <class T> void launch_library(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   exclusive_scan(in, out, n, stream);
@@ -293,6 +294,10 @@ std::span<const ScanVariant> scan_variants() {
                   "", false, false, true, V16T128x32::items, any_size,
                   Lookback<V16T128x32>::launch<std::int32_t>, Lookback<V16T128x32>::launch<float>,
                   Lookback<V16T128x32>::kernel(), 128},
+      ScanVariant{"lookback_v16_cs", "lookback_v16 with evict-first (streaming) loads and stores",
+                  "", false, false, true, V16Streaming::items, any_size,
+                  Lookback<V16Streaming>::launch<std::int32_t>, Lookback<V16Streaming>::launch<float>,
+                  Lookback<V16Streaming>::kernel(), 256},
       ScanVariant{"ladder::exclusive_scan", "the library call: checks, any alignment, scratch per call",
                   "", false, false, true, scan_detail::LibraryShape<std::int32_t>::items, any_size,
                   launch_library<std::int32_t>, launch_library<float>, nullptr, 0},
