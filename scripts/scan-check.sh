@@ -38,7 +38,7 @@ grep -E "^\[  (PASSED|FAILED|SKIPPED) \]|Failure|tests? ran" "$out/tests.log" | 
 step "ladder run scan $*"
 "$build/ladder" run scan --json "$out/scan.json" --markdown "$out/scan.md" "$@" >"$out/scan.txt" 2>>"$log" ||
   fail "ladder run (exit $?)"
-python3 "$src/scripts/plot_scan.py" "$out/scan.json" --png "$out/scan_sweep.png" --markdown "$out/sweep.md" \
+python3 "$src/scripts/plot_scan.py" "$out/scan.json" --png "$out/scan_sweep.png" \
   >/dev/null 2>>"$log" || fail "plot"
 
 step "compute-sanitizer (small sizes)"
