@@ -164,6 +164,7 @@ template <int Threads, class T, class Op> __device__ __forceinline__ T block_red
 enum class Split {
   even_share,  // block b streams one contiguous range (described above)
   grid_stride, // thread t reads vectors t, t + T, t + 2T, ... (T = all threads of the grid)
+  tile_stride, // block b reads whole tiles b, b + G, b + 2G, ... (each tile contiguous)
 };
 
 template <class T> struct ScratchView {
@@ -210,6 +211,20 @@ __global__ __launch_bounds__(Threads) void tiled_reduce_kernel(const T* in, std:
         acc = op(acc, reduce_vector<T>(buffer[u], op));
     }
     for (std::int64_t i = v + threadIdx.x; i < end; i += Threads)
+      acc = op(acc, reduce_vector<T>(load16<Load>(body + i), op));
+  } else if constexpr (Layout == Split::tile_stride) {
+    const std::int64_t full_tiles = nvec / Tile;
+    for (std::int64_t t = blockIdx.x; t < full_tiles; t += gridDim.x) {
+      const int4* tile = body + t * Tile + threadIdx.x;
+      int4 buffer[Unroll];
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        buffer[u] = load16<Load>(tile + u * Threads);
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        acc = op(acc, reduce_vector<T>(buffer[u], op));
+    }
+    for (std::int64_t i = full_tiles * Tile + thread; i < nvec; i += threads)
       acc = op(acc, reduce_vector<T>(load16<Load>(body + i), op));
   } else {
     std::int64_t v = thread;
@@ -268,6 +283,19 @@ inline std::int64_t tiled_grid(std::int64_t n, int threads, int unroll, std::int
   if (blocks < 1)
     blocks = 1;
   return blocks < max_blocks ? blocks : max_blocks;
+}
+
+// For the tile-stride split: as few blocks as keep the same number of rounds, so the last round
+// of tiles is (nearly) full instead of a few blocks working while the rest wait.
+template <class T>
+inline std::int64_t balanced_grid(std::int64_t n, int threads, int unroll, std::int64_t max_blocks) {
+  const std::int64_t blocks = tiled_grid<T>(n, threads, unroll, max_blocks);
+  constexpr std::int64_t V = 16 / sizeof(T);
+  const std::int64_t tiles = n / (static_cast<std::int64_t>(threads) * unroll * V);
+  if (tiles <= blocks)
+    return blocks;
+  const std::int64_t rounds = (tiles + blocks - 1) / blocks;
+  return (tiles + rounds - 1) / rounds;
 }
 
 } // namespace ladder::reduce_detail

@@ -82,8 +82,11 @@ template <class T> long double sum_tolerance(std::int64_t n, long double sum_abs
 }
 
 template <class T> long double product_relative_tolerance(std::int64_t n) {
+  // Every one of the n - 1 multiplications scales the whole final product by its (1 + delta), so
+  // the tree's depth does not help: the bound is gamma_{n-1} in any order. Not a loose bound in
+  // practice: in float a pairwise tree over 2^20 values in [0.999, 1.001] drifts by ~1e-3.
   const long double u = std::numeric_limits<T>::epsilon() / 2;
-  const long double du = static_cast<long double>(rounding_depth_bound(n)) * u;
+  const long double du = static_cast<long double>(n > 1 ? n - 1 : 0) * u;
   return du >= 1 ? std::numeric_limits<long double>::infinity() : du / (1 - du);
 }
 

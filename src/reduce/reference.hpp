@@ -28,7 +28,8 @@ std::int64_t rounding_depth_bound(std::int64_t n, std::int64_t min_threads = 163
 // summation tree of depth d, u = unit roundoff of T).
 template <class T> long double sum_tolerance(std::int64_t n, long double sum_abs);
 
-// Allowed relative error of a floating product: the same depth d, d u / (1 - d u).
+// Allowed relative error of a floating product in any order: gamma_{n-1} = (n-1) u / (1 - (n-1) u)
+// (each multiplication's rounding scales the whole product, so depth does not enter).
 template <class T> long double product_relative_tolerance(std::int64_t n);
 
 // Brent's theorem (seed 001): with work W operations and depth t steps, p processors need at most
