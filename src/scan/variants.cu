@@ -56,7 +56,9 @@ template <class T> __global__ void hillis_steele_kernel(const T* in, T* out, int
 // accesses pile into a few of the 32 banks; inserting one word every 32 (i + i / 32) spreads them
 // (the seed's CONFLICT_FREE_OFFSET, with 32 banks instead of the 8800 GTX's 16). m is n rounded up
 // to a power of two; the extra elements are zero.
-template <bool Padded> __device__ __forceinline__ int bank_index(int i) {
+// Host and device: the launch sizes the shared memory with it. (A __device__-only function called
+// from host code compiles, in a template, to a host stub that exits the process.)
+template <bool Padded> __host__ __device__ constexpr int bank_index(int i) {
   return Padded ? i + (i >> 5) : i;
 }
 
@@ -203,6 +205,15 @@ using V16x32 = TileShape<256, 4, 8>;
 using V16T512 = TileShape<512, 4, 4>;
 using V16T128x32 = TileShape<128, 4, 8>;
 using V16Streaming = TileShape<256, 4, 4, true>;
+using V16Speculative = TileShape<256, 4, 4, false, true>;
+using V16x32Speculative = TileShape<256, 4, 8, false, true>;
+
+template <class Shape> struct Pipelined {
+  template <class T> static void launch(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+    scan_detail::launch_lookback_scan_pipelined<T, Shape, false>(in, out, n, stream);
+  }
+  static const void* kernel() { return scan_detail::pipelined_kernel_address<std::int32_t, Shape, false>(); }
+};
 
 template <class T> void launch_library(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   exclusive_scan(in, out, n, stream);
@@ -298,6 +309,17 @@ std::span<const ScanVariant> scan_variants() {
                   "", false, false, true, V16Streaming::items, any_size,
                   Lookback<V16Streaming>::launch<std::int32_t>, Lookback<V16Streaming>::launch<float>,
                   Lookback<V16Streaming>::kernel(), 256},
+      ScanVariant{"lookback_v16_spec", "lookback_v16 loading tile blockIdx while the tile counter answers",
+                  "", false, false, true, V16Speculative::items, any_size,
+                  Lookback<V16Speculative>::launch<std::int32_t>, Lookback<V16Speculative>::launch<float>,
+                  Lookback<V16Speculative>::kernel(), 256},
+      ScanVariant{"lookback_v16_x32_spec", "the same with 32 elements per thread",
+                  "", false, false, true, V16x32Speculative::items, any_size,
+                  Lookback<V16x32Speculative>::launch<std::int32_t>, Lookback<V16x32Speculative>::launch<float>,
+                  Lookback<V16x32Speculative>::kernel(), 256},
+      ScanVariant{"lookback_v16_pipelined", "persistent blocks: the next tile's loads fly during the look-back",
+                  "", false, false, true, V16::items, any_size, Pipelined<V16>::launch<std::int32_t>,
+                  Pipelined<V16>::launch<float>, Pipelined<V16>::kernel(), 256},
       ScanVariant{"ladder::exclusive_scan", "the library call: checks, any alignment, scratch per call",
                   "", false, false, true, scan_detail::LibraryShape<std::int32_t>::items, any_size,
                   launch_library<std::int32_t>, launch_library<float>, nullptr, 0},
