@@ -3,7 +3,8 @@
 #   scripts/gpu-check.sh OUTDIR [ladder run options...]
 # configures and builds in a fresh directory (ptxas resource report kept), runs every test
 # (GPU ones included), runs the GPU tests once more under compute-sanitizer (memcheck, racecheck,
-# synccheck) at small sizes, runs `ladder run` with JSON/Markdown/CSV, dumps the SASS of the
+# synccheck) at small sizes, runs `ladder run` with JSON/Markdown/CSV, `ladder list --resources`
+# (resources.txt/.json: the occupancy model beside the CUDA occupancy API), dumps the SASS of the
 # library's transpose kernels, and writes everything to OUTDIR. Exits non-zero if any step failed,
 # after running the rest.
 set -uo pipefail
@@ -52,6 +53,12 @@ step "ladder run $*"
 "$build/ladder" run --json "$out/results.json" --markdown "$out/results.md" --csv "$out/results.csv" "$@" \
   >"$out/tables.txt" 2>>"$out/run.log" || fail "ladder run (exit $?)"
 cat "$out/tables.txt"
+
+step "ladder list --resources (occupancy model beside the CUDA occupancy API)"
+"$build/ladder" list --resources --json "$out/resources.json" >"$out/resources.txt" 2>>"$out/run.log" ||
+  fail "ladder list --resources (exit $?)"
+grep -E "^Agreement|DISAGREE|^  error" "$out/resources.txt" | tee -a "$out/run.log"
+grep -h "^\[ occupancy \]" "$out/ctest.log" | tee -a "$out/run.log"
 
 step "SASS of the library kernels"
 cuobjdump --dump-sass "$build/libladder.a" 2>/dev/null |

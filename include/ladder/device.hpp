@@ -17,11 +17,20 @@ struct DeviceInfo {
   std::int64_t global_memory_bytes = 0;
   std::int64_t memory_clock_khz = 0; // as the driver reports it
   int memory_bus_width_bits = 0;
+  int warp_size = 0;
   int max_threads_per_multiprocessor = 0;
   int max_threads_per_block = 0;
+  int max_blocks_per_multiprocessor = 0; // resident blocks per SM (cudaDeviceProp 11.0+)
   int registers_per_multiprocessor = 0;
+  int registers_per_block = 0;
   std::int64_t shared_memory_per_multiprocessor = 0;
+  std::int64_t shared_memory_per_block = 0; // without opting in (48 KB)
+  // With cudaFuncAttributeMaxDynamicSharedMemorySize (opt-in, sm_70+).
   std::int64_t shared_memory_per_block_optin = 0;
+  // Shared memory the driver keeps for itself in every block (sm_80+: 1 KB); counted against the
+  // SM's shared memory but not against the per-block limits above. -1 until read from a device
+  // (0 is a real value: nothing is reserved before sm_80).
+  std::int64_t reserved_shared_memory_per_block = -1;
 
   // Theoretical DRAM bandwidth in GB/s (1e9): memory clock x bus width x 2 (double data rate).
   double theoretical_bandwidth_gbs() const;

@@ -10,6 +10,8 @@
 // Bad arguments throw std::invalid_argument whose message starts with the argument's name.
 #pragma once
 
+#include "ladder/device.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -109,6 +111,11 @@ struct DeviceProperties {
 // A compute capability the table lacks borrows the granularities of the newest entry below it;
 // its name is then "unknown" and its family says whose granularities it uses.
 ArchitectureLimits architecture_from_device(const DeviceProperties& device);
+
+// The fields above, from what ladder::current_device_info() read (cudaGetDeviceProperties): every
+// limit the model uses then comes from the device; only the allocation granularities come from
+// the table (architecture_from_device).
+DeviceProperties device_properties(const DeviceInfo& info);
 
 // ================================================================================================
 // Bandwidth

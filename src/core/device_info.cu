@@ -41,11 +41,17 @@ DeviceInfo current_device_info() {
   // CUDA 13 removed memoryClockRate from cudaDeviceProp; the attribute is still there.
   info.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate);
   info.memory_bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
+  info.warp_size = prop.warpSize;
   info.max_threads_per_multiprocessor = prop.maxThreadsPerMultiProcessor;
   info.max_threads_per_block = prop.maxThreadsPerBlock;
+  info.max_blocks_per_multiprocessor = prop.maxBlocksPerMultiProcessor;
   info.registers_per_multiprocessor = prop.regsPerMultiprocessor;
+  info.registers_per_block = prop.regsPerBlock;
   info.shared_memory_per_multiprocessor = static_cast<std::int64_t>(prop.sharedMemPerMultiprocessor);
+  info.shared_memory_per_block = static_cast<std::int64_t>(prop.sharedMemPerBlock);
   info.shared_memory_per_block_optin = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
+  info.reserved_shared_memory_per_block =
+      static_cast<std::int64_t>(prop.reservedSharedMemPerBlock);
   return info;
 }
 

@@ -14,6 +14,7 @@
 // naming the option; --device without a GPU is exit 3. Only --device touches CUDA, through
 // ladder/device.hpp; everything else is host arithmetic.
 #include "commands.hpp"
+#include "text_table.hpp"
 
 #include "ladder/device.hpp"
 #include "ladder/models.hpp"
@@ -65,45 +66,6 @@ std::string blocks_text(int blocks) {
 json blocks_json(int blocks) {
   return blocks == models::unlimited_blocks ? json(nullptr) : json(blocks);
 }
-
-// Columns padded to their widest cell; the first column left-aligned, the others right-aligned.
-class TextTable {
-public:
-  explicit TextTable(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
-  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-
-  void print(std::ostream& out) const {
-    std::vector<std::size_t> widths;
-    for (const auto& row : rows_) {
-      widths.resize(std::max(widths.size(), row.size()));
-      for (std::size_t column = 0; column < row.size(); ++column) {
-        widths[column] = std::max(widths[column], row[column].size());
-      }
-    }
-    for (std::size_t index = 0; index < rows_.size(); ++index) {
-      const auto& row = rows_[index];
-      std::string line;
-      for (std::size_t column = 0; column < row.size(); ++column) {
-        const std::string padding(widths[column] - row[column].size(), ' ');
-        line += column == 0 ? row[column] + padding : "  " + padding + row[column];
-      }
-      while (!line.empty() && line.back() == ' ') {
-        line.pop_back();
-      }
-      out << line << '\n';
-      if (index == 0) {
-        std::size_t total = 0;
-        for (const auto width : widths) {
-          total += width + 2;
-        }
-        out << std::string(total - 2, '-') << '\n';
-      }
-    }
-  }
-
-private:
-  std::vector<std::vector<std::string>> rows_;
-};
 
 // ---- errors ------------------------------------------------------------------------------------
 
@@ -189,15 +151,9 @@ std::optional<ChosenGpu> current_gpu(Context& ctx, const std::string& command) {
     return std::nullopt;
   }
   const DeviceInfo info = ladder::current_device_info();
-  models::DeviceProperties properties;
-  properties.compute_major = info.compute_major;
-  properties.compute_minor = info.compute_minor;
-  properties.max_threads_per_block = info.max_threads_per_block;
-  properties.max_threads_per_sm = info.max_threads_per_multiprocessor;
-  properties.registers_per_sm = info.registers_per_multiprocessor;
-  properties.shared_memory_per_sm = info.shared_memory_per_multiprocessor;
-  properties.shared_memory_per_block_optin = info.shared_memory_per_block_optin;
-  ChosenGpu chosen{models::architecture_from_device(properties),
+  // Every limit from the device (blocks per SM, registers per block, shared memory per block and
+  // the driver's reserve included); only the allocation granularities come from the table.
+  ChosenGpu chosen{models::architecture_from_device(models::device_properties(info)),
                    info.name + " (device " + std::to_string(info.ordinal) + ", cc " +
                        std::to_string(info.compute_major) + "." +
                        std::to_string(info.compute_minor) + ", " +
