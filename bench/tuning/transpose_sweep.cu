@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
       if (A == Access::aligned_vector && !vec_ok)
         return;
       const char* access = A == Access::aligned_vector ? "v16 " : A == Access::scalar ? "scalar " : "any16 ";
-      for (int group : {0, 64}) {
+      for (int group : {0, 16}) {
         const std::string label = std::string(access) + name + " g" + std::to_string(group) +
                                   (Cfg::streaming ? " cs" : "") + (Cfg::persistent ? " P" : "");
         measure(label, [&](cudaStream_t st) {
@@ -92,9 +92,15 @@ int main(int argc, char** argv) {
 #define LADDER_SWEEP(R, C, T, ACCESS)                                                               \
   sweep.template operator()<TileShape<R, C, T>, Access::ACCESS>(#R "x" #C " t" #T);                   \
   sweep.template operator()<TileShape<R, C, T, 0, true>, Access::ACCESS>(#R "x" #C " t" #T);
+    LADDER_SWEEP(64, 64, 128, aligned_vector)
     LADDER_SWEEP(64, 64, 256, aligned_vector)
+    LADDER_SWEEP(128, 64, 256, aligned_vector)
+    LADDER_SWEEP(32, 32, 64, aligned_vector)
     LADDER_SWEEP(64, 64, 256, any_alignment_vector)
-    LADDER_SWEEP(128, 32, 256, any_alignment_vector)
+    LADDER_SWEEP(64, 64, 128, any_alignment_vector)
+    LADDER_SWEEP(128, 64, 256, any_alignment_vector)
+    LADDER_SWEEP(128, 32, 128, any_alignment_vector)
+    LADDER_SWEEP(64, 32, 128, any_alignment_vector)
     LADDER_SWEEP(64, 64, 256, scalar)
 #undef LADDER_SWEEP
 

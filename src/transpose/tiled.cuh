@@ -154,45 +154,63 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
-// Any shape, any alignment, still with 16-byte accesses. When cols (or rows) is not a multiple
-// of the vector width, each row of the matrix starts at a different offset within a 16-byte
-// line, so a tile's row segment is covered by TileCols / V + 1 aligned vectors. Loads take
-// whole aligned vectors and keep the elements that fall inside the tile; stores write whole
-// aligned vectors where all of their elements belong to this tile and single elements at the
-// two ends of each output segment, so no block writes another block's elements.
+// Any shape, any alignment, still with 16-byte accesses. When rows is not a multiple of the
+// vector width, each output row starts at a different offset within a 32-byte sector, and tiles
+// cut on the logical grid would make two blocks write parts of the same sector: measured on an
+// H200, that costs a third of the bandwidth (partial-sector writes). So the tile is sheared: for
+// output row c its segment is shifted up by p(c) < S words so that it starts on a sector
+// boundary, and the block stages S extra input rows (a halo) to cover the shift. Every block
+// then writes whole sectors, with single elements only at the matrix's own edges. On the input
+// side (misaligned reads cost nothing measurable) each row segment is covered by TileCols / V + 1
+// aligned vectors, and the elements outside the tile are dropped.
+template <class W> constexpr int sector_words() {
+  return 32 / sizeof(W) > 16 / sizeof(W) ? static_cast<int>(32 / sizeof(W)) : static_cast<int>(16 / sizeof(W));
+}
+
 template <class W, int TileRows, int TileCols, int Threads, bool Streaming>
 __global__ void __launch_bounds__(Threads)
     any_alignment_transpose_kernel(const W* __restrict__ in, W* __restrict__ out,
                                    std::int64_t rows, std::int64_t cols, TileOrder order,
                                    std::int64_t tiles, int nreps) {
   constexpr int V = static_cast<int>(16 / sizeof(W));
-  static_assert(V >= 2 && TileCols % V == 0 && TileRows % V == 0, "needs words under 16 bytes");
-  constexpr int in_slots = TileCols / V + 1;  // aligned vectors touching one input row segment
-  constexpr int out_slots = TileRows / V + 1; // aligned vectors touching one output row segment
-  constexpr int loads = (TileRows * in_slots + Threads - 1) / Threads;
-  constexpr int stores = (TileCols * out_slots + Threads - 1) / Threads;
+  constexpr int S = sector_words<W>();
+  static_assert(V >= 2 && TileCols % V == 0 && TileRows % S == 0, "needs words under 16 bytes");
+  constexpr int staged_rows = TileRows + S;  // the tile plus the halo above it
+  constexpr int in_slots = TileCols / V + 1; // aligned vectors touching one input row segment
+  constexpr int out_vectors = TileRows / V;  // vectors per (sector-aligned) output segment
+  constexpr int loads = (staged_rows * in_slots + Threads - 1) / Threads;
+  constexpr int stores = (TileCols * out_vectors + Threads - 1) / Threads;
+  constexpr int no_column = -(1 << 20);
   using P = Packet<W, V>;
-  __shared__ W tile[TileRows][TileCols + 1];
+  __shared__ W tile[staged_rows][TileCols + 1];
 
   const std::int64_t n = rows * cols;
-  // Where element 0 of each matrix sits within its 16-byte line.
+  // Where element 0 of each matrix sits within its 16-byte line / 32-byte sector.
   const auto in_phase = static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(in) / sizeof(W)) % V);
-  const auto out_phase = static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(out) / sizeof(W)) % V);
+  const auto out_phase = static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(out) / sizeof(W)) % S);
 
   for (int rep = 0; rep < nreps; ++rep) {
     for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
       std::int64_t tr, tc;
       order.locate(t, tr, tc);
       const std::int64_t r0 = tr * TileRows, c0 = tc * TileCols;
+      const std::int64_t top = r0 - S; // input row held in tile row 0
       P staged[loads];
+      int first_column[loads]; // tile column of each staged vector's element 0
 #pragma unroll
       for (int k = 0; k < loads; ++k) {
         const int idx = static_cast<int>(threadIdx.x) + k * Threads;
         const int i = idx / in_slots, slot = idx % in_slots;
-        if (idx < TileRows * in_slots && r0 + i < rows) {
-          const std::int64_t g = (r0 + i) * cols + c0;
-          const std::int64_t first = g - (g + in_phase) % V + slot * V;
-          if (first >= 0 && first + V <= n) {
+        const std::int64_t r = top + i;
+        first_column[k] = no_column;
+        if (idx < staged_rows * in_slots && r >= 0 && r < rows) {
+          const std::int64_t g = r * cols + c0;
+          const int lead = static_cast<int>((g + in_phase) & (V - 1));
+          const std::int64_t first = g - lead + slot * V;
+          first_column[k] = slot * V - lead;
+          if (first_column[k] >= TileCols) { // the spare slot of an aligned row: nothing inside
+            first_column[k] = no_column;
+          } else if (first >= 0 && first + V <= n) {
             staged[k] = load_global<Streaming>(reinterpret_cast<const P*>(in + first));
           } else { // the vector would reach outside the matrix: only its inside elements
 #pragma unroll
@@ -205,37 +223,35 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
       for (int k = 0; k < loads; ++k) {
         const int idx = static_cast<int>(threadIdx.x) + k * Threads;
-        const int i = idx / in_slots, slot = idx % in_slots;
-        if (idx < TileRows * in_slots && r0 + i < rows) {
-          const std::int64_t g = (r0 + i) * cols + c0;
-          const int col0 = slot * V - static_cast<int>((g + in_phase) % V);
+        const int i = idx / in_slots;
 #pragma unroll
-          for (int e = 0; e < V; ++e)
-            if (col0 + e >= 0 && col0 + e < TileCols && c0 + col0 + e < cols)
-              tile[i][col0 + e] = staged[k].v[e];
+        for (int e = 0; e < V; ++e) {
+          const int c = first_column[k] + e; // elements past the row's end land in columns
+          if (c >= 0 && c < TileCols)        // the store phase never reads
+            tile[i][c] = staged[k].v[e];
         }
       }
       __syncthreads();
 #pragma unroll
       for (int k = 0; k < stores; ++k) {
         const int idx = static_cast<int>(threadIdx.x) + k * Threads;
-        const int j = idx / out_slots, slot = idx % out_slots;
-        if (idx < TileCols * out_slots && c0 + j < cols) {
-          const std::int64_t h = (c0 + j) * rows + r0;
-          const int lead = static_cast<int>((h + out_phase) % V);
-          const std::int64_t first = h - lead + slot * V;
-          const int row0 = slot * V - lead;
-          if (row0 >= 0 && row0 + V <= TileRows && r0 + row0 + V <= rows) {
+        const int j = idx / out_vectors, v = idx % out_vectors;
+        const std::int64_t c = c0 + j;
+        if (idx < TileCols * out_vectors && c < cols) {
+          const int shift = static_cast<int>((out_phase + c * rows) % S);
+          const std::int64_t r = r0 - shift + v * V; // first output position of this vector
+          const int row = S - shift + v * V;         // its tile row
+          if (r >= 0 && r + V <= rows) {
             P packet;
 #pragma unroll
             for (int e = 0; e < V; ++e)
-              packet.v[e] = tile[row0 + e][j];
-            store_global<Streaming>(reinterpret_cast<P*>(out + first), packet);
+              packet.v[e] = tile[row + e][j];
+            store_global<Streaming>(reinterpret_cast<P*>(out + c * rows + r), packet);
           } else {
 #pragma unroll
             for (int e = 0; e < V; ++e)
-              if (row0 + e >= 0 && row0 + e < TileRows && r0 + row0 + e < rows)
-                out[first + e] = tile[row0 + e][j];
+              if (r + e >= 0 && r + e < rows)
+                out[c * rows + r + e] = tile[row + e][j];
           }
         }
       }
@@ -297,7 +313,9 @@ void launch_tiled(const W* in, W* out, std::int64_t rows, std::int64_t cols, int
     return;
   TileOrder order;
   order.tiles_per_row = (cols + Shape::tile_cols - 1) / Shape::tile_cols;
-  order.tile_rows = (rows + Shape::tile_rows - 1) / Shape::tile_rows;
+  // The sheared tiles of the any-alignment kernel reach up to S - 1 rows past the last one.
+  const std::int64_t reach = A == Access::any_alignment_vector ? rows + sector_words<W>() - 1 : rows;
+  order.tile_rows = (reach + Shape::tile_rows - 1) / Shape::tile_rows;
   order.group_rows = group_rows;
   const std::int64_t tiles = order.tiles_per_row * order.tile_rows;
   std::int64_t grid = std::min<std::int64_t>(tiles, 0x7fffffff);
