@@ -55,6 +55,7 @@ void query_kernel(RungResources& row, const void* kernel) {
   row.attributes.local_bytes_per_thread = static_cast<std::int64_t>(attributes.localSizeBytes);
   row.attributes.max_threads_per_block = attributes.maxThreadsPerBlock;
   row.attributes.max_dynamic_shared_bytes = attributes.maxDynamicSharedSizeBytes;
+  row.attributes.carveout_preference = attributes.preferredShmemCarveout;
   if (row.block_threads <= 0) {
     row.error = "the registry gives no block size for this kernel (RungInfo::block_threads)";
     return;
@@ -234,7 +235,8 @@ nlohmann::json resources_json(const ResourceReport& report) {
             {"static_shared_bytes", row.attributes.static_shared_bytes},
             {"local_bytes_per_thread", row.attributes.local_bytes_per_thread},
             {"max_threads_per_block", row.attributes.max_threads_per_block},
-            {"max_dynamic_shared_bytes", row.attributes.max_dynamic_shared_bytes}};
+            {"max_dynamic_shared_bytes", row.attributes.max_dynamic_shared_bytes},
+            {"carveout_preference", row.attributes.carveout_preference}};
       }
       if (row.api_blocks_per_sm) {
         entry["api"] = {{"active_blocks_per_sm", *row.api_blocks_per_sm},

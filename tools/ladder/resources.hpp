@@ -27,6 +27,10 @@ struct KernelAttributes {
   std::int64_t local_bytes_per_thread = 0; // localSizeBytes: spills and local arrays
   int max_threads_per_block = 0;           // with this kernel's registers and launch bounds
   std::int64_t max_dynamic_shared_bytes = 0;
+  // preferredShmemCarveout as cudaFuncGetAttributes reports it (-1: no preference). Shown, not
+  // given to the model: no rung sets a preference, and the model assumes none (the largest
+  // configuration), as the API does by default.
+  int carveout_preference = -1;
 };
 
 struct RungResources {
