@@ -60,7 +60,9 @@ void list_resources(const ListArgs& args, Context& ctx) {
 
 void add_list_command(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<ListArgs>();
-  auto* list = app.add_subcommand("list", "Every study and rung with its one-line idea");
+  auto* list = app.add_subcommand(
+      "list", "Every study and rung with its one-line idea (--resources: registers, shared memory "
+              "and occupancy per rung, the occupancy model beside the CUDA API)");
   auto* resources = list->add_flag(
       "--resources", args->resources,
       "Per rung: registers, shared memory, and occupancy from the CUDA occupancy API beside the "
