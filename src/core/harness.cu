@@ -117,8 +117,14 @@ Measurement time_launches(const std::function<void(cudaStream_t)>& launch, cudaS
     LADDER_CUDA(cudaEventElapsedTime(&t, events[i].start, events[i].stop));
     ms[i] = static_cast<double>(t) / ops_per_launch;
   }
-  std::sort(ms.begin(), ms.end());
+  return summarize_samples(std::move(ms));
+}
+
+Measurement summarize_samples(std::vector<double> ms) {
   Measurement m;
+  if (ms.empty())
+    return m;
+  std::sort(ms.begin(), ms.end());
   m.samples = static_cast<int>(ms.size());
   m.min_ms = ms.front();
   m.max_ms = ms.back();

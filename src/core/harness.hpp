@@ -14,6 +14,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace ladder::lab {
 
@@ -32,6 +33,9 @@ struct TimingOptions {
 // `ops_per_launch` divides each sample (a kernel that loops nreps times inside counts as nreps).
 Measurement time_launches(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream,
                           const TimingOptions& options, int ops_per_launch = 1);
+
+// Median, min and max of per-sample times (in ms); the one place that defines "the median".
+Measurement summarize_samples(std::vector<double> ms);
 
 // Device-to-device cudaMemcpy of `bytes`, counting read + write, in GB/s (median).
 double measure_copy_bandwidth_gbs(std::size_t bytes, cudaStream_t stream,

@@ -82,7 +82,12 @@ Grid build_grid(const Table& table) {
 std::string describe_case(const Table& table) {
   std::ostringstream out;
   char bytes[64];
-  std::snprintf(bytes, sizeof bytes, "%.3f GB", table.bytes_moved / 1e9);
+  if (table.bytes_moved >= 1e9)
+    std::snprintf(bytes, sizeof bytes, "%.3f GB", table.bytes_moved / 1e9);
+  else if (table.bytes_moved >= 1e6)
+    std::snprintf(bytes, sizeof bytes, "%.3f MB", table.bytes_moved / 1e6);
+  else
+    std::snprintf(bytes, sizeof bytes, "%.3f kB", table.bytes_moved / 1e3);
   out << "bytes per run: " << table.bytes_formula << " = " << bytes
       << "; measured peak (device-to-device cudaMemcpy, read + write) "
       << fixed(table.measured_peak_gbs, 1) << " GB/s, theoretical "

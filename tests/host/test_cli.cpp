@@ -1,4 +1,5 @@
 // The command line: parsing, exit codes, and what works without a GPU.
+#include "cli_invoke.hpp"
 #include "commands.hpp"
 
 #include "core/study.hpp"
@@ -11,16 +12,8 @@
 namespace ladder::cli {
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result invoke(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::invoke;
+using test::Result;
 
 TEST(Cli, NoSubcommandIsAUsageError) { EXPECT_EQ(invoke({}).code, exit_usage); }
 

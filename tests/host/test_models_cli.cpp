@@ -1,4 +1,5 @@
 // `ladder model <topic>`: output, JSON and exit codes, through ladder::cli::run.
+#include "cli_invoke.hpp"
 #include "commands.hpp"
 
 #include "ladder/device.hpp"
@@ -13,16 +14,8 @@
 namespace ladder::cli {
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result invoke(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::invoke;
+using test::Result;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

@@ -2,6 +2,7 @@
 // DeviceProperties -> ArchitectureLimits), the model column, the agreement count, the text table
 // and the JSON, with rows filled by hand; and the command's behaviour without a GPU. What the CUDA
 // occupancy API answers is checked on a GPU by tests/gpu/test_occupancy_agreement.cu.
+#include "cli_invoke.hpp"
 #include "commands.hpp"
 #include "resources.hpp"
 
@@ -315,16 +316,8 @@ TEST(Resources, JsonCarriesAttributesApiModelAndSummary) {
 // ---- the command
 // ---------------------------------------------------------------------------------
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result invoke(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::invoke;
+using test::Result;
 
 TEST(ListResources, JsonNeedsResources) {
   const auto r = invoke({"list", "--json", "x.json"});
