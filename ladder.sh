@@ -19,7 +19,8 @@ usage() {
 
 have_header() { # true when any standard include directory holds $1
   local dir
-  for dir in /usr/include /usr/local/include ${CPATH//:/ } ${CMAKE_PREFIX_PATH//:/\/include }; do
+  local cpath="${CPATH:-}" prefixes="${CMAKE_PREFIX_PATH:-}"
+  for dir in /usr/include /usr/local/include ${cpath//:/ } ${prefixes:+${prefixes//:/\/include }/include}; do
     [[ -n "$dir" && -e "$dir/$1" ]] && return 0
   done
   return 1
