@@ -8,8 +8,10 @@
 # lands in OUTDIR (8 files: run.log, build.log, tests.log, sanitizer.log, results.json,
 # results.md, resources.txt, sass.txt; CSV and resource JSON go to OUTDIR/extra/ when
 # LADDER_CHECK_EXTRA=1). Exits non-zero if any step failed, after running the rest.
-# LADDER_CHECK_STEPS picks steps (default "tests sanitizer run"): split a long check over two
-# calls of a time-limited machine, e.g. "tests sanitizer" then "run".
+# LADDER_CHECK_STEPS picks steps (default "tests sanitizer run"; "sanitizer" means memcheck,
+# racecheck and synccheck, which can also be named one by one): split a long check over two calls
+# of a time-limited machine, e.g. "tests memcheck synccheck" then "racecheck run", with
+# LADDER_CHECK_BUILD=/tmp/some-dir so that the second call reuses the first one's build.
 set -uo pipefail
 
 out="${1:?usage: scripts/gpu-check.sh OUTDIR [ladder run options...]}"
@@ -17,7 +19,7 @@ shift
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-build=$(mktemp -d /tmp/ladder-gpu-check.XXXXXX)/build
+build="${LADDER_CHECK_BUILD:-$(mktemp -d /tmp/ladder-gpu-check.XXXXXX)/build}"
 status=0
 steps="${LADDER_CHECK_STEPS:-tests sanitizer run}"
 has_step() { [[ " $steps " == *" $1 "* ]]; }
@@ -50,18 +52,17 @@ if has_step tests; then
     tee -a "$out/run.log"
 fi
 
-if has_step sanitizer; then
-  step "compute-sanitizer (small sizes)"
-  for tool in memcheck racecheck synccheck; do
-    echo "--- $tool" >>"$out/sanitizer.log"
-    if ! timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 99 \
-        "$build/tests/ladder_gpu_tests" --small --gtest_brief=1 >>"$out/sanitizer.log" 2>&1; then
-      fail "compute-sanitizer $tool"
-    fi
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer.log" | tail -3 |
-      tee -a "$out/run.log"
-  done
-fi
+for tool in memcheck racecheck synccheck; do
+  has_step sanitizer || has_step "$tool" || continue
+  step "compute-sanitizer --tool $tool (small sizes)"
+  echo "--- $tool" >>"$out/sanitizer.log"
+  if ! timeout 400 compute-sanitizer --tool "$tool" --error-exitcode 99 \
+      "$build/tests/ladder_gpu_tests" --small --gtest_brief=1 >>"$out/sanitizer.log" 2>&1; then
+    fail "compute-sanitizer $tool"
+  fi
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer.log" | tail -3 |
+    tee -a "$out/run.log"
+done
 
 if has_step run; then
   step "ladder run $*"
