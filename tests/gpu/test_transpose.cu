@@ -192,3 +192,51 @@ TEST(LibraryTransposeArgs, RunsOnTheGivenStreamAsynchronously) {
 
 } // namespace
 } // namespace ladder::test
+
+namespace ladder::test {
+namespace {
+
+__host__ __device__ std::uint32_t index_pattern(std::int64_t i) {
+  auto x = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
+  return static_cast<std::uint32_t>(x >> 32) | 1u;
+}
+
+__global__ void fill_index_pattern(std::uint32_t* data, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    data[i] = index_pattern(i);
+}
+
+// More than 2^31 elements (8.6 GB per matrix, odd column count so the any-alignment path runs):
+// every element of 64 output rows, spread over the whole matrix and including the last, is
+// checked against the index it must come from. Catches 32-bit index arithmetic anywhere.
+TEST(LibraryTransposeLarge, MoreThan2To31Elements) {
+  if (small_mode())
+    GTEST_SKIP() << "large test: not under --small";
+  const std::int64_t rows = 65536, cols = 32769; // 2^31 + 65536 elements
+  const std::int64_t n = rows * cols;
+  std::size_t free_bytes = 0, total = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
+  if (free_bytes < 2 * static_cast<std::size_t>(n) * 4 + (1ull << 30))
+    GTEST_SKIP() << "needs " << 2 * n * 4 / 1e9 << " GB of device memory";
+  DeviceBuffer<std::uint32_t> in(n), out(n);
+  lab::Stream stream;
+  fill_index_pattern<<<4096, 256, 0, stream>>>(in.data(), n);
+  lab::poison(out.data(), out.bytes(), stream);
+  ladder::transpose(in.data(), out.data(), rows, cols, stream.get());
+  std::vector<std::uint32_t> row(rows);
+  std::mt19937_64 rng(lab::fresh_seed());
+  for (int k = 0; k < 64; ++k) {
+    const std::int64_t c = k == 0 ? cols - 1 : k == 1 ? 0 : static_cast<std::int64_t>(rng() % cols);
+    ASSERT_EQ(cudaMemcpyAsync(row.data(), out.data() + c * rows, rows * 4, cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    std::int64_t wrong = 0;
+    for (std::int64_t r = 0; r < rows; ++r)
+      wrong += row[r] != index_pattern(r * cols + c);
+    ASSERT_EQ(wrong, 0) << "output row " << c;
+  }
+}
+
+} // namespace
+} // namespace ladder::test
