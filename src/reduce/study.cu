@@ -337,7 +337,8 @@ std::vector<Table> run(const RunContext& ctx) {
 std::vector<RungInfo> rungs() {
   std::vector<RungInfo> out;
   for (const ReduceVariant& v : reduce_variants())
-    out.push_back({v.name, v.idea, v.seed, v.is_reference, v.kernel, v.block_threads, 0});
+    out.push_back({v.name, v.idea, v.seed, v.is_reference, v.kernel, v.block_threads,
+                   v.all_levels_elements ? seed_shared_bytes<int>() : 0});
   return out;
 }
 

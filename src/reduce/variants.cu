@@ -263,7 +263,7 @@ void launch_levels(SeedKernel<T> kernel, unsigned elements_per_block, unsigned m
     std::int64_t blocks = (m + elements_per_block - 1) / elements_per_block;
     blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(blocks, max_blocks));
     T* dst = blocks == 1 ? out : halves[level % 2];
-    const std::size_t shared = std::max<std::size_t>(B, 64) * sizeof(T);
+    const std::size_t shared = seed_shared_bytes<T>();
     kernel<<<static_cast<unsigned>(blocks), B, shared, stream>>>(src, dst, static_cast<unsigned>(m));
     check_launch("reduce seed kernel");
     if (blocks == 1)

@@ -40,6 +40,12 @@ std::span<const ReduceVariant> reduce_variants();
 
 // The seeds' block size for every seed rung.
 inline constexpr int seed_block = 128;
+// Dynamic shared memory of the seed kernels (one word per thread; at least 64 so the unrolled
+// last-warp steps never read past the array). The multi-level seed rungs are exactly the variants
+// with all_levels_elements set.
+template <class T> constexpr std::size_t seed_shared_bytes() {
+  return static_cast<std::size_t>(seed_block > 64 ? seed_block : 64) * sizeof(T);
+}
 // Rung 7's grid: the top of the seed's "64-256 blocks of 128 threads" on G80.
 inline constexpr int seed_cascade_blocks = 256;
 
