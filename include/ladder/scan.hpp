@@ -13,7 +13,7 @@
 //
 // Algorithm: one pass over the data (read n, write n) with decoupled look-back, Merrill and
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA NVR-2016-002.
-// Inputs that fit one tile (4096 4-byte or 2048 8-byte elements) take exactly one kernel launch
+// Inputs that fit one tile (8192 4-byte or 4096 8-byte elements) take exactly one kernel launch
 // and no allocation. Floating-point sums are associated in a different order than a sequential
 // loop, so they differ from it by rounding (see docs/scan.md for the bound).
 //

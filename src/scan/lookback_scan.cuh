@@ -9,9 +9,10 @@
 // from access j to j + 1. Only the warps' totals go through shared memory.
 //
 // Compared with the three-phase scan (rung 5), which reads the input twice and writes the output
-// twice (about 4n element moves), this moves n in and n out: the minimum. H200, 2^28 int32: 2650
+// twice (about 4n element moves), this moves n in and n out: the minimum. H200, 2^28 int32: 2651
 // GB/s with 16 per thread (62% of the copy), 3079 with 32 per thread and the speculative first
-// load (72%); CUB 3141 (74%). See docs/scan.md for what limits it and what to try next.
+// load (72%), 3177 with the tile staged in shared memory (75%); CUB 3142 (74%). See docs/scan.md
+// for what limits it and what to try next.
 #pragma once
 
 #include "ladder/detail/lookback.cuh"
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace ladder::scan_detail {
 
@@ -35,10 +37,21 @@ template <class T, int Width> struct alignas(sizeof(T) * Width) Access {
 // Streaming: 16-byte accesses with the evict-first hint (ld/st.global.cs): each byte is touched
 // once, so it need not displace anything in L1 or L2.
 // Speculative: start loading tile blockIdx.x before the tile counter answers (see the kernel).
-template <int Threads, int Width, int Accesses, bool Streaming = false, bool Speculative = false>
+// Kernel: which kernel launch_lookback_scan runs for tiles > 1 (a single tile always takes
+// lookback_scan_kernel's one-launch path): kernel_registers (the tile in registers, aggregate after
+// the per-access scans), kernel_early (the tile in registers, aggregate published before the
+// per-access scans, which the other warps do during the look-back), kernel_staged (the tile in
+// shared memory, filled by the bulk copy engine; needs 16-byte aligned pointers and sm_90).
+// Backoff: __nanosleep in the look-back spin (kernel_early and kernel_staged only).
+inline constexpr int kernel_registers = 0, kernel_early = 1, kernel_staged = 2;
+
+template <int Threads, int Width, int Accesses, bool Streaming = false, bool Speculative = false,
+          int Kernel = kernel_registers, bool Backoff = false>
 struct TileShape {
   static constexpr bool streaming = Streaming;
   static constexpr bool speculative = Speculative;
+  static constexpr int kernel = Kernel;
+  static constexpr bool backoff = Backoff;
   static constexpr int threads = Threads;
   static constexpr int width = Width;       // elements per access (16 bytes / sizeof(T) or 1)
   static constexpr int accesses = Accesses; // accesses per thread
@@ -185,9 +198,344 @@ __global__ void __launch_bounds__(Shape::threads)
   }
 }
 
+// The early-aggregate kernel: the same tile in registers, but the block first reduces its tile
+// (one sum per thread, a warp butterfly, the 8 warp totals) and warp 0 publishes the aggregate at
+// once; the per-access warp scans (8 x 7 shuffles for 32 per thread) are done by warps 1..7 while
+// warp 0 walks back, and by warp 0 after its walk. The aggregate therefore leaves the block a few
+// hundred cycles after the last load lands, which is what every later tile waits for.
+template <class T, class Shape, bool Inclusive>
+__global__ void __launch_bounds__(Shape::threads)
+    lookback_scan_early_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
+  constexpr int W = Shape::width, A = Shape::accesses;
+  __shared__ std::int64_t s_tile;
+  __shared__ T s_warp[Shape::warps];
+  __shared__ T s_prefix[Shape::warps];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+  T x[A][W];
+  auto load_full = [&](std::int64_t segment) {
+#pragma unroll
+    for (int j = 0; j < A; ++j) {
+      Access<T, W> a;
+      if constexpr (Shape::streaming && sizeof(a) == 16) {
+        const uint4 raw = __ldcs(reinterpret_cast<const uint4*>(in + segment) + j * 32 + lane);
+        std::memcpy(&a, &raw, 16);
+      } else {
+        a = reinterpret_cast<const Access<T, W>*>(in + segment)[j * 32 + lane];
+      }
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        x[j][k] = a.v[k];
+    }
+  };
+  auto segment_of = [&](std::int64_t t) {
+    return t * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
+  };
+  auto is_full = [&](std::int64_t t) { return t * Shape::items + Shape::items <= n; };
+
+  if (threadIdx.x == 0)
+    s_tile = static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(scratch), 1ull));
+  bool loaded = false;
+  if constexpr (Shape::speculative) {
+    if (is_full(blockIdx.x)) {
+      load_full(segment_of(blockIdx.x));
+      loaded = true;
+    }
+  }
+  __syncthreads();
+  const std::int64_t tile = s_tile;
+  if (tile != static_cast<std::int64_t>(blockIdx.x))
+    loaded = false;
+  const std::int64_t segment = segment_of(tile);
+  const bool full = is_full(tile);
+  if (full) {
+    if (!loaded)
+      load_full(segment);
+  } else {
+#pragma unroll
+    for (int j = 0; j < A; ++j)
+#pragma unroll
+      for (int k = 0; k < W; ++k) {
+        const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
+        x[j][k] = i < n ? in[i] : T(0);
+      }
+  }
+
+  // Reduce first: the tile's aggregate is all that later tiles wait for.
+  T own = T(0);
+#pragma unroll
+  for (int j = 0; j < A; ++j)
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      own += x[j][k];
+  const T warp_total = lb::warp_sum(own);
+  if (lane == 0)
+    s_warp[warp] = warp_total;
+  __syncthreads();
+
+  auto access_scans = [&](T (&before)[A]) {
+    T carry = T(0);
+#pragma unroll
+    for (int j = 0; j < A; ++j) {
+      T sum = x[j][0];
+#pragma unroll
+      for (int k = 1; k < W; ++k)
+        sum += x[j][k];
+      const T inclusive = lb::warp_inclusive_scan(sum, lane);
+      T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
+      if (lane == 0)
+        exclusive = T(0);
+      before[j] = carry + exclusive;
+      carry += __shfl_sync(lb::full_mask, inclusive, 31);
+    }
+  };
+
+  T before[A];
+  if (warp == 0) {
+    const T mine = lane < Shape::warps ? s_warp[lane] : T(0);
+    const T inclusive = lb::warp_inclusive_scan(mine, lane);
+    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
+    if (lane == 0)
+      exclusive = T(0);
+    const T aggregate = __shfl_sync(lb::full_mask, inclusive, Shape::warps - 1);
+    const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
+    if (lane == 0)
+      status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, aggregate);
+    const T tile_prefix =
+        tile == 0 ? T(0) : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
+    if (lane < Shape::warps)
+      s_prefix[lane] = tile_prefix + exclusive;
+    access_scans(before);
+  } else {
+    access_scans(before);
+  }
+  __syncthreads();
+  const T warp_prefix = s_prefix[warp];
+
+#pragma unroll
+  for (int j = 0; j < A; ++j) {
+    T running = warp_prefix + before[j];
+    Access<T, W> y;
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+      if constexpr (Inclusive) {
+        running += x[j][k];
+        y.v[k] = running;
+      } else {
+        y.v[k] = running;
+        running += x[j][k];
+      }
+    }
+    if (full) {
+      if constexpr (Shape::streaming && sizeof(y) == 16) {
+        uint4 raw;
+        std::memcpy(&raw, &y, 16);
+        __stcs(reinterpret_cast<uint4*>(out + segment) + j * 32 + lane, raw);
+      } else {
+        reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < W; ++k) {
+        const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
+        if (i < n)
+          out[i] = y.v[k];
+      }
+    }
+  }
+}
+
+// --- the staged kernel: the tile in shared memory, filled by the bulk copy engine ---------------
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void barrier_init(std::uint64_t* bar, unsigned count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+// One thread: expect `bytes`, then copy [src, src + bytes) to dst in chunks of `chunk` bytes.
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{\n .reg .b64 state;\n mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}" ::"r"(
+                   shared_address(bar)),
+               "r"(bytes)
+               : "memory");
+  constexpr unsigned chunk = 8192;
+  for (unsigned off = 0; off < bytes; off += chunk)
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     shared_address(static_cast<unsigned char*>(dst) + off)),
+                 "l"(static_cast<const unsigned char*>(src) + off), "r"(bytes - off < chunk ? bytes - off : chunk),
+                 "r"(shared_address(bar))
+                 : "memory");
+#endif
+}
+__device__ __forceinline__ void barrier_wait(std::uint64_t* bar, unsigned parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{\n .reg .pred done;\n wait:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra wait;\n}" ::"r"(
+                   shared_address(bar)),
+               "r"(parity)
+               : "memory");
+#endif
+}
+
+// Thread 0 asks the counter for a tile and (speculatively, for tile blockIdx) starts one bulk
+// copy of the whole tile into shared memory; the threads then hold only one 16-byte access at a
+// time in registers: one pass over shared memory to reduce, the look-back, a second pass to scan
+// and store. Few registers (40 for int32) and one barrier word per block, so the SM holds as many
+// tiles in flight as its shared memory allows (6 x 32 KB), not as its registers allow (4 x 32 KB
+// for lookback_v16_x32). The tile lives in dynamic shared memory (items x sizeof(T) bytes).
+// Built for an architecture without the bulk copy engine (below sm_90), the threads copy the tile
+// into shared memory themselves (16-byte loads, no speculation).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+inline constexpr bool staged_has_bulk_copy = false;
+#else
+inline constexpr bool staged_has_bulk_copy = true;
+#endif
+
+template <class T, class Shape> constexpr std::size_t staged_shared_bytes() {
+  return static_cast<std::size_t>(Shape::items) * sizeof(T);
+}
+
+template <class T, class Shape, bool Inclusive>
+__global__ void __launch_bounds__(Shape::threads)
+    lookback_scan_staged_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
+  constexpr int W = Shape::width, A = Shape::accesses;
+  extern __shared__ __align__(128) unsigned char staged_bytes[];
+  T* s_data = reinterpret_cast<T*>(staged_bytes);
+  __shared__ alignas(8) std::uint64_t s_bar;
+  __shared__ std::int64_t s_tile;
+  __shared__ T s_warp[Shape::warps];
+  __shared__ T s_prefix[Shape::warps];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  auto is_full = [&](std::int64_t t) { return t * Shape::items + Shape::items <= n; };
+  constexpr unsigned tile_bytes = Shape::items * sizeof(T);
+  constexpr bool bulk = staged_has_bulk_copy;
+  constexpr bool speculative = Shape::speculative && bulk;
+  const bool guessed = speculative && is_full(blockIdx.x);
+
+  if (threadIdx.x == 0) {
+    if constexpr (bulk)
+      barrier_init(&s_bar, 1);
+    s_tile = static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(scratch), 1ull));
+    if (guessed)
+      bulk_load(s_data, in + static_cast<std::int64_t>(blockIdx.x) * Shape::items, tile_bytes, &s_bar);
+  }
+  __syncthreads();
+  const std::int64_t tile = s_tile;
+  const bool full = is_full(tile);
+  const bool spec_ok = guessed && tile == static_cast<std::int64_t>(blockIdx.x);
+  if (!spec_ok) {
+    if (guessed) { // a wrong guess: let its copy land before the tile is overwritten
+      barrier_wait(&s_bar, 0);
+      // Every thread must be past its phase-0 wait before phase 1 can start: a thread that came
+      // to wait for parity 0 only after phase 1 had completed would find phase 2 (parity 0 again)
+      // open and wait for ever.
+      __syncthreads();
+    }
+    if (full && bulk) {
+      if (threadIdx.x == 0)
+        bulk_load(s_data, in + tile * Shape::items, tile_bytes, &s_bar);
+    } else if (full) {
+      const auto* src = reinterpret_cast<const Access<T, W>*>(in + tile * Shape::items);
+      auto* dst = reinterpret_cast<Access<T, W>*>(s_data);
+      for (int i = threadIdx.x; i < Shape::items / W; i += Shape::threads)
+        dst[i] = src[i];
+    } else {
+      for (int i = threadIdx.x; i < Shape::items; i += Shape::threads) {
+        const std::int64_t g = tile * Shape::items + i;
+        s_data[i] = g < n ? in[g] : T(0);
+      }
+    }
+  }
+  if (full && bulk) // this tile's copy is phase 1 of the barrier after a wrong guess, else phase 0
+    barrier_wait(&s_bar, (!spec_ok && guessed) ? 1u : 0u);
+  else
+    __syncthreads();
+
+  const Access<T, W>* seg = reinterpret_cast<const Access<T, W>*>(s_data + warp * Shape::per_warp);
+  T own = T(0);
+#pragma unroll
+  for (int j = 0; j < A; ++j) {
+    const Access<T, W> a = seg[j * 32 + lane];
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      own += a.v[k];
+  }
+  const T warp_total = lb::warp_sum(own);
+  if (lane == 0)
+    s_warp[warp] = warp_total;
+  __syncthreads();
+  if (warp == 0) {
+    const T mine = lane < Shape::warps ? s_warp[lane] : T(0);
+    const T inclusive = lb::warp_inclusive_scan(mine, lane);
+    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
+    if (lane == 0)
+      exclusive = T(0);
+    const T aggregate = __shfl_sync(lb::full_mask, inclusive, Shape::warps - 1);
+    const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
+    if (lane == 0)
+      status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, aggregate);
+    const T tile_prefix =
+        tile == 0 ? T(0) : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
+    if (lane < Shape::warps)
+      s_prefix[lane] = tile_prefix + exclusive;
+  }
+  __syncthreads();
+  T running_warp = s_prefix[warp];
+  const std::int64_t segment = tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
+#pragma unroll 2
+  for (int j = 0; j < A; ++j) {
+    const Access<T, W> a = seg[j * 32 + lane];
+    T sum = a.v[0];
+#pragma unroll
+    for (int k = 1; k < W; ++k)
+      sum += a.v[k];
+    const T inclusive = lb::warp_inclusive_scan(sum, lane);
+    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
+    if (lane == 0)
+      exclusive = T(0);
+    T running = running_warp + exclusive;
+    running_warp += __shfl_sync(lb::full_mask, inclusive, 31);
+    Access<T, W> y;
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+      if constexpr (Inclusive) {
+        running += a.v[k];
+        y.v[k] = running;
+      } else {
+        y.v[k] = running;
+        running += a.v[k];
+      }
+    }
+    if (full) {
+      if constexpr (Shape::streaming && sizeof(y) == 16) {
+        uint4 raw;
+        std::memcpy(&raw, &y, 16);
+        __stcs(reinterpret_cast<uint4*>(out + segment) + j * 32 + lane, raw);
+      } else {
+        reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < W; ++k) {
+        const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
+        if (i < n)
+          out[i] = y.v[k];
+      }
+    }
+  }
+}
+
 template <class T, class Shape, bool Inclusive>
 constexpr const void* lookback_kernel_address() {
-  return reinterpret_cast<const void*>(&lookback_scan_kernel<T, Shape, Inclusive, false>);
+  if constexpr (Shape::kernel == kernel_early)
+    return reinterpret_cast<const void*>(&lookback_scan_early_kernel<T, Shape, Inclusive>);
+  else if constexpr (Shape::kernel == kernel_staged)
+    return reinterpret_cast<const void*>(&lookback_scan_staged_kernel<T, Shape, Inclusive>);
+  else
+    return reinterpret_cast<const void*>(&lookback_scan_kernel<T, Shape, Inclusive, false>);
 }
 
 // One call: a single launch when n fits one tile; else scratch (counter + status) from the pool,
@@ -206,8 +554,23 @@ void launch_lookback_scan(const T* in, T* out, std::int64_t n, cudaStream_t stre
   const std::size_t bytes = lb::scratch_bytes<Status>(tiles);
   void* scratch = detail::scratch_alloc(bytes, stream);
   LADDER_CUDA(cudaMemsetAsync(scratch, 0, bytes, stream));
-  lookback_scan_kernel<T, Shape, Inclusive, false>
-      <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(in, out, n, scratch, tiles);
+  if constexpr (Shape::kernel == kernel_early)
+    lookback_scan_early_kernel<T, Shape, Inclusive>
+        <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(in, out, n, scratch, tiles);
+  else if constexpr (Shape::kernel == kernel_staged) {
+    constexpr std::size_t shared = staged_shared_bytes<T, Shape>();
+    if constexpr (shared > 48 * 1024) { // above the default limit: opt in (once per instantiation)
+      static const cudaError_t opted = cudaFuncSetAttribute(
+          lookback_scan_staged_kernel<T, Shape, Inclusive>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+          static_cast<int>(shared));
+      LADDER_CUDA(opted);
+    }
+    lookback_scan_staged_kernel<T, Shape, Inclusive>
+        <<<static_cast<unsigned>(tiles), Shape::threads, shared, stream>>>(in, out, n, scratch, tiles);
+  }
+  else
+    lookback_scan_kernel<T, Shape, Inclusive, false>
+        <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(in, out, n, scratch, tiles);
   const cudaError_t launched = cudaGetLastError();
   detail::scratch_free(scratch, stream);
   LADDER_CUDA(launched);
@@ -368,11 +731,12 @@ void launch_lookback_scan_pipelined(const T* in, T* out, std::int64_t n, cudaStr
   LADDER_CUDA(launched);
 }
 
-// The library's choice per type: 256 threads, 16-byte accesses, 16 (4-byte) or 8 (8-byte)
-// elements per thread, speculative first load (lookback_v16_spec in the ladder). See
-// docs/scan.md for the tile-shape rows measured against it.
-template <class T> using LibraryShape = TileShape<256, 16 / sizeof(T), 4, false, true>;
+// The library's choice per type: 256 threads, 16-byte accesses, 32 (4-byte) or 16 (8-byte)
+// elements per thread, speculative first load, aggregate published before the per-access scans
+// (lookback_v16_x32_early in the ladder). lookback_staged measured 3% faster at 2^28 but is not
+// the library's kernel yet: see docs/scan.md.
+template <class T> using LibraryShape = TileShape<256, 16 / sizeof(T), 8, false, true, kernel_early>;
 // The same tile with 1-element accesses, for pointers that are not both 16-byte aligned.
-template <class T> using LibraryScalarShape = TileShape<256, 1, 4 * (16 / sizeof(T)), false, true>;
+template <class T> using LibraryScalarShape = TileShape<256, 1, 8 * (16 / sizeof(T)), false, true, kernel_early>;
 
 } // namespace ladder::scan_detail

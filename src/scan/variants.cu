@@ -4,9 +4,10 @@
 // study on the host.
 //
 // Measured on an H200 (2026-11-21, bench/results/scan-h200-2026-11-21.md), int32 at 2^28 unless
-// said: three_phase 859 GB/s (20% of the copy); lookback_v16 2650 (3.1x three_phase);
-// lookback_v16_x32_spec 3079, the best rung (0.98x CUB 3141); the copy 4250. One block, n = 2048:
-// blelloch 7.3 us, blelloch_padded 6.0 us.
+// said: three_phase 859 GB/s (20% of the copy); lookback_v16 2651 (3.1x three_phase);
+// lookback_v16_x32_spec 3079 (0.98x CUB 3142); lookback_staged_bo 3177, the best rung (1.01x CUB);
+// the library (lookback_v16_x32_early) 3073; the copy 4251. One block, n = 2048 (first run of the
+// day): blelloch 7.3 us, blelloch_padded 6.0 us.
 #include "scan/lookback_scan.cuh"
 #include "scan/variants.hpp"
 
@@ -197,7 +198,10 @@ template <class T> void launch_three_phase(const T* in, T* out, std::int64_t n, 
 // Reads n and writes n (rung 5 moves ~4n). H200, 2^28 int32, against lookback_v16 (2650 GB/s):
 // 1 element per thread 0.18x (65536 x 4 more tiles on the chain), 4-byte loads 0.97x, 32 per
 // thread 1.13x, 512 threads 1.04x, evict-first 1.03x, speculative first load 1.05x, 32 per thread
-// + speculative 1.16x (the best), persistent + pipelined 0.59x (aggregates published late).
+// + speculative 1.16x, the same with the aggregate published first 1.16x and with a back-off in
+// the spin 1.16x (neither changes anything), the tile staged in shared memory by the bulk copy
+// engine 1.20x (6 instead of 4 tiles per SM; the best), persistent + pipelined 0.60x (aggregates
+// published late).
 using scan_detail::TileShape;
 
 template <class Shape> struct Lookback {
@@ -216,6 +220,10 @@ using V16T128x32 = TileShape<128, 4, 8>;
 using V16Streaming = TileShape<256, 4, 4, true>;
 using V16Speculative = TileShape<256, 4, 4, false, true>;
 using V16x32Speculative = TileShape<256, 4, 8, false, true>;
+using V16x32Early = TileShape<256, 4, 8, false, true, scan_detail::kernel_early>;
+using V16x32EarlyBackoff = TileShape<256, 4, 8, false, true, scan_detail::kernel_early, true>;
+using Staged = TileShape<256, 4, 8, false, true, scan_detail::kernel_staged>;
+using StagedBackoff = TileShape<256, 4, 8, false, true, scan_detail::kernel_staged, true>;
 
 template <class Shape> struct Pipelined {
   template <class T> static void launch(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
@@ -326,6 +334,21 @@ std::span<const ScanVariant> scan_variants() {
                   "", false, false, true, V16x32Speculative::items, any_size,
                   Lookback<V16x32Speculative>::launch<std::int32_t>, Lookback<V16x32Speculative>::launch<float>,
                   Lookback<V16x32Speculative>::kernel(), 256},
+      ScanVariant{"lookback_v16_x32_early", "x32_spec, the aggregate published before the per-access scans",
+                  "", false, false, true, V16x32Early::items, any_size,
+                  Lookback<V16x32Early>::launch<std::int32_t>, Lookback<V16x32Early>::launch<float>,
+                  Lookback<V16x32Early>::kernel(), 256},
+      ScanVariant{"lookback_v16_x32_early_bo", "x32_early with a back-off (nanosleep) in the look-back spin",
+                  "", false, false, true, V16x32EarlyBackoff::items, any_size,
+                  Lookback<V16x32EarlyBackoff>::launch<std::int32_t>, Lookback<V16x32EarlyBackoff>::launch<float>,
+                  Lookback<V16x32EarlyBackoff>::kernel(), 256},
+      ScanVariant{"lookback_staged", "the 8192-element tile in shared memory via one bulk copy; few registers",
+                  "", false, false, true, Staged::items, any_size, Lookback<Staged>::launch<std::int32_t>,
+                  Lookback<Staged>::launch<float>, Lookback<Staged>::kernel(), 256},
+      ScanVariant{"lookback_staged_bo", "lookback_staged with the look-back back-off",
+                  "", false, false, true, StagedBackoff::items, any_size,
+                  Lookback<StagedBackoff>::launch<std::int32_t>, Lookback<StagedBackoff>::launch<float>,
+                  Lookback<StagedBackoff>::kernel(), 256},
       ScanVariant{"lookback_v16_pipelined", "persistent blocks: the next tile's loads fly during the look-back",
                   "", false, false, true, V16::items, any_size, Pipelined<V16>::launch<std::int32_t>,
                   Pipelined<V16>::launch<float>, Pipelined<V16>::kernel(), 256},

@@ -127,7 +127,7 @@ using ScanTypes = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, st
 TYPED_TEST_SUITE(ScanLibraryTest, ScanTypes);
 
 std::vector<std::int64_t> library_sizes() {
-  std::vector<std::int64_t> sizes = {1, 2, 7, 33, 2047, 2048, 2049, 4096, 4097, 100003};
+  std::vector<std::int64_t> sizes = {1, 2, 7, 33, 2047, 2048, 2049, 4096, 4097, 8191, 8192, 8193, 100003};
   if (!small_mode())
     sizes.push_back((1 << 20) + 7);
   return sizes;
@@ -136,8 +136,8 @@ std::vector<std::int64_t> library_sizes() {
 TYPED_TEST(ScanLibraryTest, ExclusiveAndInclusiveInPlaceAndMisaligned) {
   using T = TypeParam;
   lab::Stream stream;
-  // Library tiles hold 4096 4-byte or 2048 8-byte elements.
-  const std::int64_t tile = 16 / sizeof(T) * 4 * 256;
+  // Library tiles hold 8192 4-byte or 4096 8-byte elements.
+  const std::int64_t tile = 16 / sizeof(T) * 8 * 256;
   for (const std::int64_t n : library_sizes()) {
     DeviceBuffer<T> in_buffer(n + 4), out_buffer(n + 4);
     for (int in_offset : {0, 1}) {
@@ -228,8 +228,8 @@ std::pair<int, int> captured_nodes(std::int64_t n) {
 
 TEST(ScanLibrary, SmallSizesTakeOneLaunchAndNoScratch) {
   EXPECT_EQ(captured_nodes(1), std::make_pair(1, 0));
-  EXPECT_EQ(captured_nodes(4096), std::make_pair(1, 0));
-  EXPECT_EQ(captured_nodes(4097), std::make_pair(1, 1)); // the kernel + zeroing the tile status
+  EXPECT_EQ(captured_nodes(8192), std::make_pair(1, 0)); // one library tile: 8192 int32
+  EXPECT_EQ(captured_nodes(8193), std::make_pair(1, 1)); // the kernel + zeroing the tile status
 }
 
 // --- look-back stress ---------------------------------------------------------------------------
@@ -252,7 +252,7 @@ TEST(ScanLookbackStress, ManySizesInARowOnOneStream) {
     exclusive_scan(static_cast<const std::int32_t*>(ins[i].data()), outs[i].data(), sizes[i], stream);
   for (std::size_t i = 0; i < sizes.size(); ++i)
     EXPECT_EQ(check_scan<std::int32_t>(to_host(outs[i].data(), sizes[i], stream),
-                                       to_host(ins[i].data(), sizes[i], stream), false, 4096),
+                                       to_host(ins[i].data(), sizes[i], stream), false, 8192),
               "")
         << "call " << i << " n = " << sizes[i];
 }

@@ -141,20 +141,17 @@ template <class Status> constexpr std::size_t scratch_bytes(std::int64_t tiles) 
   return counter_bytes + static_cast<std::size_t>(tiles) * Status::bytes_per_tile + 16;
 }
 
-// Called by all 32 lanes of one warp of the block that owns `tile`, with the tile's aggregate.
-// Publishes A (or P for tile 0), walks back, publishes P, and returns the exclusive prefix of the
-// tile (the sum of all earlier tiles) in every lane.
-template <class T, class Status>
-__device__ T tile_exclusive_prefix(const Status& status, std::int64_t tile, T aggregate, int lane) {
-  if (tile == 0) {
-    if (lane == 0)
-      status.publish(0, flag_prefix, aggregate);
-    return T(0);
-  }
-  if (lane == 0)
-    status.publish(tile, flag_aggregate, aggregate);
+// Called by all 32 lanes of one warp of the block that owns `tile` (tile > 0) after lane 0 has
+// published the tile's aggregate: walks back, publishes P = exclusive prefix + aggregate, and
+// returns the exclusive prefix of the tile (the sum of all earlier tiles) in every lane.
+// Backoff: a warp that finds a needed predecessor still X sleeps (__nanosleep, 64 ns doubling up
+// to 512 ns) before it reads again, so that hundreds of waiting warps do not hammer the few L2
+// lines that hold the newest status words.
+template <bool Backoff = false, class T, class Status>
+__device__ T walk_back(const Status& status, std::int64_t tile, T aggregate, int lane) {
   T exclusive = T(0);
   std::int64_t window = tile - 1; // lane 0 looks at the nearest predecessor
+  unsigned delay = 64;
   for (;;) {
     const std::int64_t mine = window - lane;
     unsigned flag = flag_prefix;
@@ -174,6 +171,10 @@ __device__ T tile_exclusive_prefix(const Status& status, std::int64_t tile, T ag
         found = prefix_lanes != 0;
         break;
       }
+      if constexpr (Backoff) {
+        __nanosleep(delay);
+        delay = delay < 512 ? delay * 2 : delay;
+      }
       if (flag == flag_none) // only predecessors that had nothing are read again
         status.read(mine, flag, value);
     }
@@ -184,6 +185,21 @@ __device__ T tile_exclusive_prefix(const Status& status, std::int64_t tile, T ag
   if (lane == 0)
     status.publish(tile, flag_prefix, exclusive + aggregate);
   return exclusive;
+}
+
+// Called by all 32 lanes of one warp of the block that owns `tile`, with the tile's aggregate.
+// Publishes A (or P for tile 0), walks back, publishes P, and returns the exclusive prefix of the
+// tile (the sum of all earlier tiles) in every lane.
+template <class T, class Status>
+__device__ T tile_exclusive_prefix(const Status& status, std::int64_t tile, T aggregate, int lane) {
+  if (tile == 0) {
+    if (lane == 0)
+      status.publish(0, flag_prefix, aggregate);
+    return T(0);
+  }
+  if (lane == 0)
+    status.publish(tile, flag_aggregate, aggregate);
+  return walk_back<false>(status, tile, aggregate, lane);
 }
 
 } // namespace ladder::detail::lookback
