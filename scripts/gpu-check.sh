@@ -66,7 +66,8 @@ done
 
 if has_step run; then
   step "ladder run $*"
-  "$build/ladder" run --json "$out/results.json" --markdown "$out/results.md" \
+  # LADDER_CHECK_RUN_TIMEOUT (seconds) turns a hang into a failure on a time-limited machine.
+  timeout "${LADDER_CHECK_RUN_TIMEOUT:-0}" "$build/ladder" run --json "$out/results.json" --markdown "$out/results.md" \
     --csv "$extra/results.csv" "$@" 2>"$extra/progress.log" | tee -a "$out/run.log" ||
     fail "ladder run"
   step "ladder list --resources (occupancy model beside the CUDA occupancy API)"
