@@ -89,13 +89,7 @@ template <class F> Measurement time_on_host(F&& body) {
     ms.push_back(t);
     total += t;
   }
-  std::sort(ms.begin(), ms.end());
-  Measurement m;
-  m.samples = static_cast<int>(ms.size());
-  m.min_ms = ms.front();
-  m.max_ms = ms.back();
-  m.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
-  return m;
+  return summarize_samples(std::move(ms));
 }
 
 // How many graph nodes one library call makes at this size: stream capture of the call.
