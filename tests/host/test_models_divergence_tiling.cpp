@@ -1,5 +1,6 @@
 // Control divergence and tiling reuse (ladder/models.hpp), against the seed's analyses in
 // seeds/003_a6eb08d381b2eeb6.txt (UCAS lecture 3) and against brute-force simulations.
+#include "invalid_argument.hpp"
 #include "ladder/models.hpp"
 
 #include <gtest/gtest.h>
@@ -12,14 +13,7 @@
 namespace ladder::models {
 namespace {
 
-template <class Body> std::string invalid_argument_message(Body body) {
-  try {
-    body();
-  } catch (const std::invalid_argument& error) {
-    return error.what();
-  }
-  return "";
-}
+using test::invalid_argument_message;
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;

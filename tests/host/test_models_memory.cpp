@@ -2,6 +2,7 @@
 //
 // Seed figures: 002 = seeds/002_4fadac83e6783e26.txt ("Optimizing CUDA", NVIDIA), 000 =
 // seeds/000_733e1357adff97a9.txt (the transpose study); each test names the slide.
+#include "invalid_argument.hpp"
 #include "ladder/models.hpp"
 
 #include <gtest/gtest.h>
@@ -15,14 +16,7 @@
 namespace ladder::models {
 namespace {
 
-template <class Body> std::string invalid_argument_message(Body body) {
-  try {
-    body();
-  } catch (const std::invalid_argument& error) {
-    return error.what();
-  }
-  return "";
-}
+using test::invalid_argument_message;
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;

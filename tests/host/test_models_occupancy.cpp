@@ -2,6 +2,7 @@
 //
 // Seed figures: 002 = seeds/002_4fadac83e6783e26.txt ("Optimizing CUDA", NVIDIA), 000 and 001 the
 // reduction slides; each test names the slide it reproduces.
+#include "invalid_argument.hpp"
 #include "ladder/models.hpp"
 
 #include <gtest/gtest.h>
@@ -22,14 +23,7 @@ namespace ladder::models {
 namespace {
 
 // Runs `body` and returns the std::invalid_argument message it throws ("" when it does not).
-template <class Body> std::string invalid_argument_message(Body body) {
-  try {
-    body();
-  } catch (const std::invalid_argument& error) {
-    return error.what();
-  }
-  return "";
-}
+using test::invalid_argument_message;
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;
