@@ -30,9 +30,50 @@ namespace ladder::scan_detail {
 
 namespace lb = ladder::detail::lookback;
 
-template <class T, int Width> struct alignas(sizeof(T) * Width) Access {
-  T v[Width];
-};
+using lb::Access;
+using lb::load_segment;
+using lb::load_segment_guarded;
+
+// The scanned access: element k gets `running` plus the elements before it (exclusive) or up to
+// and including it (inclusive).
+template <bool Inclusive, class T, int W>
+__device__ __forceinline__ Access<T, W> scan_access(const T (&x)[W], T running) {
+  Access<T, W> y;
+#pragma unroll
+  for (int k = 0; k < W; ++k) {
+    if constexpr (Inclusive) {
+      running += x[k];
+      y.v[k] = running;
+    } else {
+      y.v[k] = running;
+      running += x[k];
+    }
+  }
+  return y;
+}
+
+// Stores access j of this lane in the warp segment starting at element `segment`: one 16-byte
+// store (evict-first when Streaming) in a full tile, else the elements below n one by one.
+template <bool Streaming, class T, int W>
+__device__ __forceinline__ void store_access(T* out, std::int64_t segment, int j, int lane,
+                                             const Access<T, W>& y, bool full, std::int64_t n) {
+  if (full) {
+    if constexpr (Streaming && sizeof(y) == 16) {
+      uint4 raw;
+      std::memcpy(&raw, &y, 16);
+      __stcs(reinterpret_cast<uint4*>(out + segment) + j * 32 + lane, raw);
+    } else {
+      reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+      const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
+      if (i < n)
+        out[i] = y.v[k];
+    }
+  }
+}
 
 // Streaming: 16-byte accesses with the evict-first hint (ld/st.global.cs): each byte is touched
 // once, so it need not displace anything in L1 or L2.
@@ -71,21 +112,7 @@ __global__ void __launch_bounds__(Shape::threads)
 
   T x[A][W];
   // All loads of a tile first, so that A accesses per thread are in flight at once.
-  auto load_full = [&](std::int64_t segment) {
-#pragma unroll
-    for (int j = 0; j < A; ++j) {
-      Access<T, W> a;
-      if constexpr (Shape::streaming && sizeof(a) == 16) {
-        const uint4 raw = __ldcs(reinterpret_cast<const uint4*>(in + segment) + j * 32 + lane);
-        std::memcpy(&a, &raw, 16);
-      } else {
-        a = reinterpret_cast<const Access<T, W>*>(in + segment)[j * 32 + lane];
-      }
-#pragma unroll
-      for (int k = 0; k < W; ++k)
-        x[j][k] = a.v[k];
-    }
-  };
+  auto load_full = [&](std::int64_t segment) { load_segment<Shape::streaming>(in, segment, lane, x); };
   auto segment_of = [&](std::int64_t t) {
     return t * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
   };
@@ -117,13 +144,7 @@ __global__ void __launch_bounds__(Shape::threads)
     if (!loaded)
       load_full(segment);
   } else {
-#pragma unroll
-    for (int j = 0; j < A; ++j)
-#pragma unroll
-      for (int k = 0; k < W; ++k) {
-        const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-        x[j][k] = i < n ? in[i] : T(0);
-      }
+    load_segment_guarded(in, segment, n, lane, x);
   }
 
   // Exclusive prefix of each access inside the warp's segment.
@@ -166,36 +187,9 @@ __global__ void __launch_bounds__(Shape::threads)
   const T warp_prefix = s_warp[warp];
 
 #pragma unroll
-  for (int j = 0; j < A; ++j) {
-    T running = warp_prefix + before[j];
-    Access<T, W> y;
-#pragma unroll
-    for (int k = 0; k < W; ++k) {
-      if constexpr (Inclusive) {
-        running += x[j][k];
-        y.v[k] = running;
-      } else {
-        y.v[k] = running;
-        running += x[j][k];
-      }
-    }
-    if (full) {
-      if constexpr (Shape::streaming && sizeof(y) == 16) {
-        uint4 raw;
-        std::memcpy(&raw, &y, 16);
-        __stcs(reinterpret_cast<uint4*>(out + segment) + j * 32 + lane, raw);
-      } else {
-        reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < W; ++k) {
-        const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-        if (i < n)
-          out[i] = y.v[k];
-      }
-    }
-  }
+  for (int j = 0; j < A; ++j)
+    store_access<Shape::streaming>(out, segment, j, lane, scan_access<Inclusive>(x[j], warp_prefix + before[j]),
+                                   full, n);
 }
 
 // The early-aggregate kernel: the same tile in registers, but the block first reduces its tile
@@ -213,21 +207,8 @@ __global__ void __launch_bounds__(Shape::threads)
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 
   T x[A][W];
-  auto load_full = [&](std::int64_t segment) {
-#pragma unroll
-    for (int j = 0; j < A; ++j) {
-      Access<T, W> a;
-      if constexpr (Shape::streaming && sizeof(a) == 16) {
-        const uint4 raw = __ldcs(reinterpret_cast<const uint4*>(in + segment) + j * 32 + lane);
-        std::memcpy(&a, &raw, 16);
-      } else {
-        a = reinterpret_cast<const Access<T, W>*>(in + segment)[j * 32 + lane];
-      }
-#pragma unroll
-      for (int k = 0; k < W; ++k)
-        x[j][k] = a.v[k];
-    }
-  };
+  // All loads of a tile first, so that A accesses per thread are in flight at once.
+  auto load_full = [&](std::int64_t segment) { load_segment<Shape::streaming>(in, segment, lane, x); };
   auto segment_of = [&](std::int64_t t) {
     return t * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
   };
@@ -252,13 +233,7 @@ __global__ void __launch_bounds__(Shape::threads)
     if (!loaded)
       load_full(segment);
   } else {
-#pragma unroll
-    for (int j = 0; j < A; ++j)
-#pragma unroll
-      for (int k = 0; k < W; ++k) {
-        const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-        x[j][k] = i < n ? in[i] : T(0);
-      }
+    load_segment_guarded(in, segment, n, lane, x);
   }
 
   // Reduce first: the tile's aggregate is all that later tiles wait for.
@@ -313,36 +288,9 @@ __global__ void __launch_bounds__(Shape::threads)
   const T warp_prefix = s_prefix[warp];
 
 #pragma unroll
-  for (int j = 0; j < A; ++j) {
-    T running = warp_prefix + before[j];
-    Access<T, W> y;
-#pragma unroll
-    for (int k = 0; k < W; ++k) {
-      if constexpr (Inclusive) {
-        running += x[j][k];
-        y.v[k] = running;
-      } else {
-        y.v[k] = running;
-        running += x[j][k];
-      }
-    }
-    if (full) {
-      if constexpr (Shape::streaming && sizeof(y) == 16) {
-        uint4 raw;
-        std::memcpy(&raw, &y, 16);
-        __stcs(reinterpret_cast<uint4*>(out + segment) + j * 32 + lane, raw);
-      } else {
-        reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < W; ++k) {
-        const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-        if (i < n)
-          out[i] = y.v[k];
-      }
-    }
-  }
+  for (int j = 0; j < A; ++j)
+    store_access<Shape::streaming>(out, segment, j, lane, scan_access<Inclusive>(x[j], warp_prefix + before[j]),
+                                   full, n);
 }
 
 // --- the staged kernel: the tile in shared memory, filled by the bulk copy engine ---------------
@@ -394,6 +342,42 @@ inline constexpr bool staged_has_bulk_copy = false;
 inline constexpr bool staged_has_bulk_copy = true;
 #endif
 
+// One thread's sum of its accesses of a staged warp segment (shared memory).
+template <class Shape, class T, int W>
+__device__ __forceinline__ T staged_thread_sum(const Access<T, W>* seg, int lane) {
+  T own = T(0);
+#pragma unroll
+  for (int j = 0; j < Shape::accesses; ++j) {
+    const Access<T, W> a = seg[j * 32 + lane];
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      own += a.v[k];
+  }
+  return own;
+}
+
+// Scans a staged warp segment (shared memory) access by access across the warp, starting from
+// the warp's exclusive prefix, and stores it at `segment` of `out`.
+template <class Shape, bool Inclusive, class T, int W>
+__device__ __forceinline__ void staged_scan_store(const Access<T, W>* seg, T warp_prefix, T* out,
+                                                  std::int64_t segment, bool full, std::int64_t n, int lane) {
+#pragma unroll 2
+  for (int j = 0; j < Shape::accesses; ++j) {
+    const Access<T, W> a = seg[j * 32 + lane];
+    T sum = a.v[0];
+#pragma unroll
+    for (int k = 1; k < W; ++k)
+      sum += a.v[k];
+    const T inclusive = lb::warp_inclusive_scan(sum, lane);
+    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
+    if (lane == 0)
+      exclusive = T(0);
+    const T running = warp_prefix + exclusive;
+    warp_prefix += __shfl_sync(lb::full_mask, inclusive, 31);
+    store_access<Shape::streaming>(out, segment, j, lane, scan_access<Inclusive>(a.v, running), full, n);
+  }
+}
+
 template <class T, class Shape> constexpr std::size_t staged_shared_bytes() {
   return static_cast<std::size_t>(Shape::items) * sizeof(T);
 }
@@ -401,7 +385,7 @@ template <class T, class Shape> constexpr std::size_t staged_shared_bytes() {
 template <class T, class Shape, bool Inclusive>
 __global__ void __launch_bounds__(Shape::threads)
     lookback_scan_staged_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
-  constexpr int W = Shape::width, A = Shape::accesses;
+  constexpr int W = Shape::width;
   extern __shared__ __align__(128) unsigned char staged_bytes[];
   T* s_data = reinterpret_cast<T*>(staged_bytes);
   __shared__ alignas(8) std::uint64_t s_bar;
@@ -455,15 +439,7 @@ __global__ void __launch_bounds__(Shape::threads)
     __syncthreads();
 
   const Access<T, W>* seg = reinterpret_cast<const Access<T, W>*>(s_data + warp * Shape::per_warp);
-  T own = T(0);
-#pragma unroll
-  for (int j = 0; j < A; ++j) {
-    const Access<T, W> a = seg[j * 32 + lane];
-#pragma unroll
-    for (int k = 0; k < W; ++k)
-      own += a.v[k];
-  }
-  const T warp_total = lb::warp_sum(own);
+  const T warp_total = lb::warp_sum(staged_thread_sum<Shape>(seg, lane));
   if (lane == 0)
     s_warp[warp] = warp_total;
   __syncthreads();
@@ -483,49 +459,8 @@ __global__ void __launch_bounds__(Shape::threads)
       s_prefix[lane] = tile_prefix + exclusive;
   }
   __syncthreads();
-  T running_warp = s_prefix[warp];
   const std::int64_t segment = tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
-#pragma unroll 2
-  for (int j = 0; j < A; ++j) {
-    const Access<T, W> a = seg[j * 32 + lane];
-    T sum = a.v[0];
-#pragma unroll
-    for (int k = 1; k < W; ++k)
-      sum += a.v[k];
-    const T inclusive = lb::warp_inclusive_scan(sum, lane);
-    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
-    if (lane == 0)
-      exclusive = T(0);
-    T running = running_warp + exclusive;
-    running_warp += __shfl_sync(lb::full_mask, inclusive, 31);
-    Access<T, W> y;
-#pragma unroll
-    for (int k = 0; k < W; ++k) {
-      if constexpr (Inclusive) {
-        running += a.v[k];
-        y.v[k] = running;
-      } else {
-        y.v[k] = running;
-        running += a.v[k];
-      }
-    }
-    if (full) {
-      if constexpr (Shape::streaming && sizeof(y) == 16) {
-        uint4 raw;
-        std::memcpy(&raw, &y, 16);
-        __stcs(reinterpret_cast<uint4*>(out + segment) + j * 32 + lane, raw);
-      } else {
-        reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < W; ++k) {
-        const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-        if (i < n)
-          out[i] = y.v[k];
-      }
-    }
-  }
+  staged_scan_store<Shape, Inclusive>(seg, s_prefix[warp], out, segment, full, n, lane);
 }
 
 template <class T, class Shape, bool Inclusive>
@@ -595,24 +530,10 @@ __global__ void __launch_bounds__(Shape::threads)
     return t * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
   };
   auto load = [&](std::int64_t t, T (&v)[A][W]) {
-    const std::int64_t segment = segment_of(t);
-    if (t * Shape::items + Shape::items <= n) {
-#pragma unroll
-      for (int j = 0; j < A; ++j) {
-        const auto a = reinterpret_cast<const Access<T, W>*>(in + segment)[j * 32 + lane];
-#pragma unroll
-        for (int k = 0; k < W; ++k)
-          v[j][k] = a.v[k];
-      }
-    } else {
-#pragma unroll
-      for (int j = 0; j < A; ++j)
-#pragma unroll
-        for (int k = 0; k < W; ++k) {
-          const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-          v[j][k] = i < n ? in[i] : T(0);
-        }
-    }
+    if (t * Shape::items + Shape::items <= n)
+      load_segment<false>(in, segment_of(t), lane, v);
+    else
+      load_segment_guarded(in, segment_of(t), n, lane, v);
   };
 
   if (threadIdx.x == 0)
@@ -665,30 +586,8 @@ __global__ void __launch_bounds__(Shape::threads)
     const std::int64_t segment = segment_of(tile);
     const bool full = tile * Shape::items + Shape::items <= n;
 #pragma unroll
-    for (int j = 0; j < A; ++j) {
-      T running = warp_prefix + before[j];
-      Access<T, W> o;
-#pragma unroll
-      for (int k = 0; k < W; ++k) {
-        if constexpr (Inclusive) {
-          running += x[j][k];
-          o.v[k] = running;
-        } else {
-          o.v[k] = running;
-          running += x[j][k];
-        }
-      }
-      if (full) {
-        reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = o;
-      } else {
-#pragma unroll
-        for (int k = 0; k < W; ++k) {
-          const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-          if (i < n)
-            out[i] = o.v[k];
-        }
-      }
-    }
+    for (int j = 0; j < A; ++j)
+      store_access<false>(out, segment, j, lane, scan_access<Inclusive>(x[j], warp_prefix + before[j]), full, n);
 #pragma unroll
     for (int j = 0; j < A; ++j)
 #pragma unroll

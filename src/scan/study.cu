@@ -312,7 +312,7 @@ std::vector<Table> run(const RunContext& ctx) {
 std::vector<RungInfo> rungs() {
   std::vector<RungInfo> out;
   for (const ScanVariant& v : scan_variants())
-    out.push_back({v.name, v.idea, v.seed, v.is_reference, v.kernel, v.block_threads, 0});
+    out.push_back({v.name, v.idea, v.seed, v.is_reference, v.kernel, v.block_threads, v.dynamic_shared_bytes});
   for (const CompactVariant& v : compact_variants())
     out.push_back({v.name, v.idea, "", v.is_reference, nullptr, 0, 0});
   return out;

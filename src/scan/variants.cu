@@ -9,6 +9,7 @@
 // the library (lookback_v16_x32_early) 3073; the copy 4251. One block, n = 2048 (first run of the
 // day): blelloch 7.3 us, blelloch_padded 6.0 us.
 #include "scan/lookback_scan.cuh"
+#include "scan/reduce_ahead_scan.cuh"
 #include "scan/variants.hpp"
 
 #include "core/buffer.hpp"
@@ -232,6 +233,25 @@ template <class Shape> struct Pipelined {
   static const void* kernel() { return scan_detail::pipelined_kernel_address<std::int32_t, Shape, false>(); }
 };
 
+// --- beyond the look-back: reduce ahead (src/scan/reduce_ahead_scan.cuh) -----------------------
+// Persistent blocks, a ring of Stages tiles in shared memory, each tile reduced Stages - 1 rows
+// before it is scanned: no look-back chain to wait on.
+using scan_detail::AheadShape;
+
+template <class Ahead> struct ReduceAhead {
+  template <class T> static void launch(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+    scan_detail::launch_reduce_ahead_scan<T, Ahead, false>(in, out, n, stream);
+  }
+  static const void* kernel() { return scan_detail::reduce_ahead_kernel_address<std::int32_t, Ahead, false>(); }
+  static constexpr std::int64_t tile = Ahead::template items<std::int32_t>;
+};
+
+using Ahead32x2 = AheadShape<256, 8, 2>;
+using Ahead32x3 = AheadShape<256, 8, 3>;
+using Ahead16x3 = AheadShape<256, 4, 3>;
+using Ahead16x4 = AheadShape<256, 4, 4>;
+using Ahead32x2Streaming = AheadShape<256, 8, 2, true>;
+
 template <class T> void launch_library(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   exclusive_scan(in, out, n, stream);
 }
@@ -344,14 +364,41 @@ std::span<const ScanVariant> scan_variants() {
                   Lookback<V16x32EarlyBackoff>::kernel(), 256},
       ScanVariant{"lookback_staged", "the 8192-element tile in shared memory via one bulk copy; few registers",
                   "", false, false, true, Staged::items, any_size, Lookback<Staged>::launch<std::int32_t>,
-                  Lookback<Staged>::launch<float>, Lookback<Staged>::kernel(), 256},
+                  Lookback<Staged>::launch<float>, Lookback<Staged>::kernel(), 256,
+                  scan_detail::staged_shared_bytes<std::int32_t, Staged>()},
       ScanVariant{"lookback_staged_bo", "lookback_staged with the look-back back-off",
                   "", false, false, true, StagedBackoff::items, any_size,
                   Lookback<StagedBackoff>::launch<std::int32_t>, Lookback<StagedBackoff>::launch<float>,
-                  Lookback<StagedBackoff>::kernel(), 256},
+                  Lookback<StagedBackoff>::kernel(), 256,
+                  scan_detail::staged_shared_bytes<std::int32_t, StagedBackoff>()},
       ScanVariant{"lookback_v16_pipelined", "persistent blocks: the next tile's loads fly during the look-back",
                   "", false, false, true, V16::items, any_size, Pipelined<V16>::launch<std::int32_t>,
                   Pipelined<V16>::launch<float>, Pipelined<V16>::kernel(), 256},
+      ScanVariant{"reduce_ahead_32k_s2", "persistent; 32 KB tiles, 2 in shared memory; tile k+1 reduced while k is scanned",
+                  "", false, false, true, ReduceAhead<Ahead32x2>::tile, any_size,
+                  ReduceAhead<Ahead32x2>::launch<std::int32_t>, ReduceAhead<Ahead32x2>::launch<float>,
+                  ReduceAhead<Ahead32x2>::kernel(), 256,
+                  Ahead32x2::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_32k_s3", "the same with 3 tiles per block: aggregates published 2 rows ahead",
+                  "", false, false, true, ReduceAhead<Ahead32x3>::tile, any_size,
+                  ReduceAhead<Ahead32x3>::launch<std::int32_t>, ReduceAhead<Ahead32x3>::launch<float>,
+                  ReduceAhead<Ahead32x3>::kernel(), 256,
+                  Ahead32x3::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_16k_s3", "16 KB tiles, 3 per block",
+                  "", false, false, true, ReduceAhead<Ahead16x3>::tile, any_size,
+                  ReduceAhead<Ahead16x3>::launch<std::int32_t>, ReduceAhead<Ahead16x3>::launch<float>,
+                  ReduceAhead<Ahead16x3>::kernel(), 256,
+                  Ahead16x3::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_16k_s4", "16 KB tiles, 4 per block",
+                  "", false, false, true, ReduceAhead<Ahead16x4>::tile, any_size,
+                  ReduceAhead<Ahead16x4>::launch<std::int32_t>, ReduceAhead<Ahead16x4>::launch<float>,
+                  ReduceAhead<Ahead16x4>::kernel(), 256,
+                  Ahead16x4::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_32k_s2_cs", "reduce_ahead_32k_s2 with evict-first stores",
+                  "", false, false, true, ReduceAhead<Ahead32x2Streaming>::tile, any_size,
+                  ReduceAhead<Ahead32x2Streaming>::launch<std::int32_t>, ReduceAhead<Ahead32x2Streaming>::launch<float>,
+                  ReduceAhead<Ahead32x2Streaming>::kernel(), 256,
+                  Ahead32x2Streaming::shared_bytes<std::int32_t>},
       ScanVariant{"ladder::exclusive_scan", "the library call: checks, any alignment, scratch per call",
                   "", false, false, true, scan_detail::LibraryShape<std::int32_t>::items, any_size,
                   launch_library<std::int32_t>, launch_library<float>, nullptr, 0},

@@ -30,6 +30,7 @@ struct ScanVariant {
   ScanLaunch<float> launch_f32;
   const void* kernel; // for the resource report; null for library calls
   int block_threads;
+  std::size_t dynamic_shared_bytes = 0; // of the int32 kernel's launch, for the resource report
 };
 
 std::span<const ScanVariant> scan_variants();

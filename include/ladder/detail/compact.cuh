@@ -18,10 +18,6 @@ namespace detail::compact_impl {
 
 namespace lb = ladder::detail::lookback;
 
-template <class T, int Width> struct alignas(sizeof(T) * Width) Chunk {
-  T v[Width];
-};
-
 inline constexpr int threads = 256;
 
 template <class T, int Width> struct CompactShape {
@@ -52,23 +48,10 @@ __global__ void __launch_bounds__(threads)
   const bool full = tile * Shape::items + Shape::items <= n;
 
   T x[A][W];
-  if (full) {
-#pragma unroll
-    for (int j = 0; j < A; ++j) {
-      const auto c = reinterpret_cast<const Chunk<T, W>*>(in + segment)[j * 32 + lane];
-#pragma unroll
-      for (int k = 0; k < W; ++k)
-        x[j][k] = c.v[k];
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < A; ++j)
-#pragma unroll
-      for (int k = 0; k < W; ++k) {
-        const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-        x[j][k] = i < n ? in[i] : T{};
-      }
-  }
+  if (full)
+    lb::load_segment<false>(in, segment, lane, x);
+  else
+    lb::load_segment_guarded(in, segment, n, lane, x);
   unsigned keep = 0; // bit j * W + k: element kept (A * W <= 32)
   int before[A];
   int carry = 0;

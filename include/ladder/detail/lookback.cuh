@@ -31,6 +31,45 @@ inline constexpr unsigned flag_none = 0, flag_aggregate = 1, flag_prefix = 2;
 // All of it zeroed (cudaMemsetAsync) before the kernel; zero means "counter 0, every tile X".
 inline constexpr std::size_t counter_bytes = 256;
 
+// A tile is loaded by warps: warp w owns one contiguous segment, and its j-th load instruction
+// reads 32 consecutive accesses of Width elements (16 bytes when Width x sizeof(T) = 16), so each
+// instruction covers 32 x 16 = 512 contiguous bytes.
+template <class T, int Width> struct alignas(sizeof(T) * Width) Access {
+  T v[Width];
+};
+
+// Loads this lane's A accesses of the warp segment starting at element `segment` of a full tile:
+// all A loads are issued before any is used, so A 16-byte accesses per thread are in flight.
+template <bool Streaming, class T, int W, int A>
+__device__ __forceinline__ void load_segment(const T* in, std::int64_t segment, int lane, T (&x)[A][W]) {
+#pragma unroll
+  for (int j = 0; j < A; ++j) {
+    Access<T, W> a;
+    if constexpr (Streaming && sizeof(a) == 16) {
+      const uint4 raw = __ldcs(reinterpret_cast<const uint4*>(in + segment) + j * 32 + lane);
+      std::memcpy(&a, &raw, 16);
+    } else {
+      a = reinterpret_cast<const Access<T, W>*>(in + segment)[j * 32 + lane];
+    }
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      x[j][k] = a.v[k];
+  }
+}
+
+// The same for the last, partial tile: element loads below n, zeros past it.
+template <class T, int W, int A>
+__device__ __forceinline__ void load_segment_guarded(const T* in, std::int64_t segment, std::int64_t n, int lane,
+                                                     T (&x)[A][W]) {
+#pragma unroll
+  for (int j = 0; j < A; ++j)
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+      const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
+      x[j][k] = i < n ? in[i] : T{};
+    }
+}
+
 template <class T> __device__ __forceinline__ T warp_sum(T v) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1)

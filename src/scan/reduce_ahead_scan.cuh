@@ -1,0 +1,240 @@
+// The reduce-ahead scan: a single-pass scan without a look-back chain.
+//
+// Why: every look-back rung (and CUB) sits at ~74% of the copy on an H200 at 2^28. In a
+// look-back, a tile cannot be written before all its predecessors have at least reduced their
+// elements, and that wait comes right after the tile's own loads: a block that waits holds its
+// slot on the SM with no loads in flight, and the slowest tile's loads hold up every tile behind
+// it (docs/scan.md).
+//
+// How: a grid that fits on the GPU at once (a cooperative launch guarantees it) walks the tiles
+// in rows of G = gridDim.x tiles; block b owns tiles t_k = k G + b. Each block keeps a ring of
+// Stages tiles in shared memory, filled by the bulk copy engine, and *reduces tile t_{k+Stages-1}
+// while it scans tile t_k*: the aggregates a tile needs are published Stages - 1 rows before they
+// are needed, so a block almost never waits, and while it scans, its next tiles' copies are in
+// flight. The exclusive prefix of t_k is the one of t_{k-1} (the block's own, kept in a register)
+// plus the G aggregates from t_{k-1} to t_k - 1: a window of G published values, read from L2
+// (8 bytes per aggregate: ~1 KB-4 KB per 32 KB tile). Reads n and writes n, like the look-back.
+//
+// Deadlock freedom: a block waits only for aggregates of tiles in its own row or the row before,
+// which their blocks publish before they wait for anything in that row; with every block resident
+// (the cooperative launch fails rather than run a grid that does not fit), every wait ends.
+#pragma once
+
+#include "scan/lookback_scan.cuh"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+
+namespace ladder::scan_detail {
+
+template <int Threads, int Accesses, int Stages, bool Streaming = false> struct AheadShape {
+  static constexpr int threads = Threads;
+  static constexpr int accesses = Accesses; // 16-byte accesses per thread and tile
+  static constexpr int stages = Stages;     // tiles in shared memory per block
+  static constexpr bool streaming = Streaming;
+  static constexpr int warps = Threads / 32;
+  static_assert(Stages >= 2, "the ring holds the tile being scanned and at least one ahead");
+  template <class T> static constexpr int width = 16 / static_cast<int>(sizeof(T));
+  template <class T> static constexpr int items = Threads * Accesses * width<T>;
+  template <class T> static constexpr std::size_t shared_bytes = std::size_t{Stages} * items<T> * sizeof(T);
+};
+
+// The TileShape view of one stage, for the staged helpers (width for T, no look-back options).
+template <class T, class Ahead>
+using AheadTile = TileShape<Ahead::threads, Ahead::template width<T>, Ahead::accesses, Ahead::streaming>;
+
+template <class T, class Ahead, bool Inclusive>
+__global__ void __launch_bounds__(Ahead::threads)
+    reduce_ahead_scan_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
+  using Tile = AheadTile<T, Ahead>;
+  constexpr int S = Ahead::stages, Items = Tile::items, Warps = Tile::warps, W = Tile::width;
+  extern __shared__ __align__(128) unsigned char staged_bytes[];
+  __shared__ alignas(8) std::uint64_t s_bar[S];
+  __shared__ T s_warp_totals[S][Warps]; // per stage: its tile's warp totals (from the reduce)
+  __shared__ T s_partial[Warps];
+  __shared__ T s_prefix[Warps];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::int64_t grid = gridDim.x, block = blockIdx.x;
+  const auto status =
+      lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
+  constexpr bool bulk = staged_has_bulk_copy;
+  auto stage_data = [&](int s) { return reinterpret_cast<T*>(staged_bytes) + s * Items; };
+  auto tile_of = [&](std::int64_t k) { return k * grid + block; };
+  auto is_full = [&](std::int64_t t) { return t * Items + Items <= n; };
+  unsigned parity = 0; // bit s: the phase of s_bar[s] that the next bulk copy into stage s completes
+
+  if constexpr (bulk) {
+    if (threadIdx.x == 0)
+      for (int s = 0; s < S; ++s)
+        barrier_init(&s_bar[s], 1);
+    __syncthreads();
+  }
+  // Starts filling stage s with tile t: one bulk copy (thread 0) for a full tile; element loads
+  // by every thread for the last, partial tile (or without the bulk copy engine).
+  auto fill = [&](std::int64_t t, int s) {
+    if (t >= tiles)
+      return;
+    T* dst = stage_data(s);
+    if (bulk && is_full(t)) {
+      if (threadIdx.x == 0) {
+        // The stage was last read through the generic proxy (ordered by the caller's barrier);
+        // the copy writes it through the async proxy.
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        bulk_load(dst, in + t * Items, Items * sizeof(T), &s_bar[s]);
+      }
+    } else if (is_full(t)) {
+      const auto* src = reinterpret_cast<const Access<T, W>*>(in + t * Items);
+      for (int i = threadIdx.x; i < Items / W; i += Tile::threads)
+        reinterpret_cast<Access<T, W>*>(dst)[i] = src[i];
+    } else {
+      for (int i = threadIdx.x; i < Items; i += Tile::threads) {
+        const std::int64_t g = t * Items + i;
+        dst[i] = g < n ? in[g] : T(0);
+      }
+    }
+  };
+  auto wait_filled = [&](std::int64_t t, int s) {
+    if (bulk && is_full(t)) {
+      barrier_wait(&s_bar[s], (parity >> s) & 1u);
+      parity ^= 1u << s;
+    } else {
+      __syncthreads();
+    }
+  };
+  auto segment_of = [&](int s) {
+    return reinterpret_cast<const Access<T, W>*>(stage_data(s) + warp * Tile::per_warp);
+  };
+  // Reduces the tile in stage s, keeps its warp totals, publishes its aggregate.
+  auto reduce_and_publish = [&](std::int64_t t, int s) {
+    const T warp_total = lb::warp_sum(staged_thread_sum<Tile>(segment_of(s), lane));
+    if (lane == 0)
+      s_warp_totals[s][warp] = warp_total;
+    __syncthreads();
+    if (warp == 0) {
+      const T aggregate = lb::warp_sum(lane < Warps ? s_warp_totals[s][lane] : T(0));
+      if (lane == 0)
+        status.publish(t, lb::flag_aggregate, aggregate);
+    }
+  };
+  // The sum of the published aggregates of tiles [first, first + count), in every thread.
+  auto window_sum = [&](std::int64_t first, std::int64_t count) {
+    T part = T(0);
+    for (std::int64_t i = threadIdx.x; i < count; i += Tile::threads) {
+      unsigned flag = lb::flag_none;
+      T value = T(0);
+      status.read(first + i, flag, value);
+      while (flag == lb::flag_none) {
+        __nanosleep(32);
+        status.read(first + i, flag, value);
+      }
+      part += value;
+    }
+    part = lb::warp_sum(part);
+    __syncthreads(); // s_partial is free (the previous window's readers are done)
+    if (lane == 0)
+      s_partial[warp] = part;
+    __syncthreads();
+    return lb::warp_sum(lane < Warps ? s_partial[lane] : T(0));
+  };
+
+  // Prologue: start every stage's copy, reduce the first S - 1 tiles.
+  for (int s = 0; s < S; ++s)
+    fill(tile_of(s), s);
+  for (int s = 0; s + 1 < S; ++s)
+    if (tile_of(s) < tiles) {
+      wait_filled(tile_of(s), s);
+      reduce_and_publish(tile_of(s), s);
+    }
+
+  T exclusive = T(0); // of tile t_{k-1}, then of t_k
+  for (std::int64_t k = 0; tile_of(k) < tiles; ++k) {
+    const std::int64_t t = tile_of(k);
+    const int s = static_cast<int>(k % S);
+    exclusive = k == 0 ? window_sum(0, block) : exclusive + window_sum(tile_of(k - 1), grid);
+    if (warp == 0) {
+      const T mine = lane < Warps ? s_warp_totals[s][lane] : T(0);
+      const T inclusive = lb::warp_inclusive_scan(mine, lane);
+      if (lane < Warps)
+        s_prefix[lane] = exclusive + inclusive - mine;
+    }
+    __syncthreads();
+    staged_scan_store<Tile, Inclusive>(segment_of(s), s_prefix[warp], out,
+                                       t * Items + static_cast<std::int64_t>(warp) * Tile::per_warp,
+                                       is_full(t), n, lane);
+    __syncthreads(); // stage s and s_prefix are free
+    fill(tile_of(k + S), s);
+    const std::int64_t ahead = tile_of(k + S - 1);
+    if (ahead < tiles) {
+      const int sa = static_cast<int>((k + S - 1) % S);
+      wait_filled(ahead, sa);
+      reduce_and_publish(ahead, sa);
+    }
+  }
+}
+
+// Blocks of the reduce-ahead kernel that fit on the device at once (asked once per device and
+// instantiation; the kernel's attributes do not change).
+template <class T, class Ahead, bool Inclusive> std::int64_t reduce_ahead_resident_blocks() {
+  static std::array<std::atomic<int>, 64> cache{};
+  int device = 0;
+  LADDER_CUDA(cudaGetDevice(&device));
+  const int slot = std::min(device, 63);
+  int blocks = cache[slot].load(std::memory_order_relaxed);
+  if (blocks == 0) {
+    constexpr auto kernel = reduce_ahead_scan_kernel<T, Ahead, Inclusive>;
+    constexpr std::size_t shared = Ahead::template shared_bytes<T>;
+    LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(shared)));
+    int sms = 0, per_sm = 0;
+    LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Ahead::threads, shared));
+    blocks = std::max(per_sm, 1) * sms;
+    cache[slot].store(blocks, std::memory_order_relaxed);
+  }
+  return blocks;
+}
+
+// One call: a single tile takes the one-launch single-tile kernel; else zeroed scratch (the
+// status words), one cooperative launch of min(tiles, resident blocks), the scratch freed.
+// Needs 16-byte aligned in and out (the bulk copies and the 16-byte stores).
+template <class T, class Ahead, bool Inclusive>
+void launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+  if (n <= 0)
+    return;
+  using Tile = AheadTile<T, Ahead>;
+  const std::int64_t tiles = (n + Tile::items - 1) / Tile::items;
+  if (tiles == 1) {
+    lookback_scan_kernel<T, Tile, Inclusive, true><<<1, Tile::threads, 0, stream>>>(in, out, n, nullptr, 1);
+    LADDER_CUDA(cudaGetLastError());
+    return;
+  }
+  const std::int64_t blocks = std::min(tiles, reduce_ahead_resident_blocks<T, Ahead, Inclusive>());
+  using Status = lb::ScanStatus<T>;
+  const std::size_t bytes = lb::scratch_bytes<Status>(tiles);
+  void* scratch = detail::scratch_alloc(bytes, stream);
+  LADDER_CUDA(cudaMemsetAsync(scratch, 0, bytes, stream));
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(Ahead::threads);
+  config.dynamicSmemBytes = Ahead::template shared_bytes<T>;
+  config.stream = stream;
+  config.attrs = &cooperative;
+  config.numAttrs = 1;
+  const cudaError_t launched =
+      cudaLaunchKernelEx(&config, reduce_ahead_scan_kernel<T, Ahead, Inclusive>, in, out, n, scratch, tiles);
+  detail::scratch_free(scratch, stream);
+  LADDER_CUDA(launched);
+}
+
+template <class T, class Ahead, bool Inclusive> constexpr const void* reduce_ahead_kernel_address() {
+  return reinterpret_cast<const void*>(&reduce_ahead_scan_kernel<T, Ahead, Inclusive>);
+}
+
+} // namespace ladder::scan_detail
