@@ -1,7 +1,9 @@
-// ladder::exclusive_scan / inclusive_scan: argument checks, then the single-pass look-back scan
-// with 16-byte accesses when both pointers allow them, 1-element accesses otherwise.
+// ladder::exclusive_scan / inclusive_scan: argument checks, then the reduce-ahead scan (16-byte
+// accesses and bulk copies) when both pointers are 16-byte aligned, the single-pass look-back
+// scan with 1-element accesses otherwise (or where a cooperative launch is not available).
 #include "ladder/scan.hpp"
 #include "scan/lookback_scan.cuh"
+#include "scan/reduce_ahead_scan.cuh"
 
 #include <cstdint>
 #include <limits>
@@ -88,10 +90,10 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
   if ((n + LibraryShape<T>::items - 1) / LibraryShape<T>::items > std::numeric_limits<int>::max())
     throw std::invalid_argument(std::string(call) + ": n too large for one grid (" + std::to_string(n) + ")");
   const auto both = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
-  if (both % 16 == 0)
-    launch_lookback_scan<T, LibraryShape<T>, Inclusive>(in, out, n, stream);
-  else
+  if (both % 16 != 0)
     launch_lookback_scan<T, LibraryScalarShape<T>, Inclusive>(in, out, n, stream);
+  else if (!launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive>(in, out, n, stream))
+    launch_lookback_scan<T, LibraryShape<T>, Inclusive>(in, out, n, stream);
 }
 
 } // namespace

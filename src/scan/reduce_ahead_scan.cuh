@@ -8,10 +8,10 @@
 //
 // How: a grid that fits on the GPU at once (a cooperative launch guarantees it) walks the tiles
 // in rows of G = gridDim.x tiles; block b owns tiles t_k = k G + b. Each block keeps a ring of
-// Stages tiles in shared memory, filled by the bulk copy engine, and *reduces tile t_{k+Stages-1}
-// while it scans tile t_k*: the aggregates a tile needs are published Stages - 1 rows before they
-// are needed, so a block almost never waits, and while it scans, its next tiles' copies are in
-// flight. The exclusive prefix of t_k is the one of t_{k-1} (the block's own, kept in a register)
+// Stages tiles in shared memory, filled by the bulk copy engine, and *reduces tile t_{k+Ahead}
+// right after it scans tile t_k*: the aggregates a tile needs are published Ahead rows before
+// they are needed, so a block almost never waits, and while it scans, its next tiles' copies are
+// in flight. The exclusive prefix of t_k is the one of t_{k-1} (the block's own, kept in a register)
 // plus the G aggregates from t_{k-1} to t_k - 1: a window of G published values, read from L2
 // (8 bytes per aggregate: ~1 KB-4 KB per 32 KB tile). Reads n and writes n, like the look-back.
 //
@@ -31,13 +31,19 @@
 
 namespace ladder::scan_detail {
 
-template <int Threads, int Accesses, int Stages, bool Streaming = false> struct AheadShape {
+// Stages: tiles in shared memory per block. Ahead: how many rows before its scan a tile is
+// reduced (its aggregate published); the other Stages - 1 - Ahead tiles of the ring are copies
+// in flight while a tile is scanned. Ahead = 1 leaves no slack (a block's window needs the aggregates its
+// neighbours publish at the end of the same row), Ahead = 2 one row of slack.
+template <int Threads, int Accesses, int Stages, int Ahead = Stages - 1, bool Streaming = false>
+struct AheadShape {
   static constexpr int threads = Threads;
   static constexpr int accesses = Accesses; // 16-byte accesses per thread and tile
-  static constexpr int stages = Stages;     // tiles in shared memory per block
+  static constexpr int stages = Stages;
+  static constexpr int ahead = Ahead;
   static constexpr bool streaming = Streaming;
   static constexpr int warps = Threads / 32;
-  static_assert(Stages >= 2, "the ring holds the tile being scanned and at least one ahead");
+  static_assert(Ahead >= 1 && Ahead < Stages, "the ring holds the tile being scanned and those reduced ahead");
   template <class T> static constexpr int width = 16 / static_cast<int>(sizeof(T));
   template <class T> static constexpr int items = Threads * Accesses * width<T>;
   template <class T> static constexpr std::size_t shared_bytes = std::size_t{Stages} * items<T> * sizeof(T);
@@ -51,7 +57,7 @@ template <class T, class Ahead, bool Inclusive>
 __global__ void __launch_bounds__(Ahead::threads)
     reduce_ahead_scan_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
   using Tile = AheadTile<T, Ahead>;
-  constexpr int S = Ahead::stages, Items = Tile::items, Warps = Tile::warps, W = Tile::width;
+  constexpr int S = Ahead::stages, R = Ahead::ahead, Items = Tile::items, Warps = Tile::warps, W = Tile::width;
   extern __shared__ __align__(128) unsigned char staged_bytes[];
   __shared__ alignas(8) std::uint64_t s_bar[S];
   __shared__ T s_warp_totals[S][Warps]; // per stage: its tile's warp totals (from the reduce)
@@ -141,10 +147,10 @@ __global__ void __launch_bounds__(Ahead::threads)
     return lb::warp_sum(lane < Warps ? s_partial[lane] : T(0));
   };
 
-  // Prologue: start every stage's copy, reduce the first S - 1 tiles.
+  // Prologue: start every stage's copy, reduce the first R tiles.
   for (int s = 0; s < S; ++s)
     fill(tile_of(s), s);
-  for (int s = 0; s + 1 < S; ++s)
+  for (int s = 0; s < R; ++s)
     if (tile_of(s) < tiles) {
       wait_filled(tile_of(s), s);
       reduce_and_publish(tile_of(s), s);
@@ -167,52 +173,78 @@ __global__ void __launch_bounds__(Ahead::threads)
                                        is_full(t), n, lane);
     __syncthreads(); // stage s and s_prefix are free
     fill(tile_of(k + S), s);
-    const std::int64_t ahead = tile_of(k + S - 1);
+    const std::int64_t ahead = tile_of(k + R);
     if (ahead < tiles) {
-      const int sa = static_cast<int>((k + S - 1) % S);
+      const int sa = static_cast<int>((k + R) % S);
       wait_filled(ahead, sa);
       reduce_and_publish(ahead, sa);
     }
   }
 }
 
-// Blocks of the reduce-ahead kernel that fit on the device at once (asked once per device and
-// instantiation; the kernel's attributes do not change).
+// Calls that could not take the reduce-ahead kernel and why (the last reason: a cudaError_t, or
+// -1 for "no cooperative launch on this device"), so that the tests can tell that the library's
+// fast path is the one that runs.
+inline std::atomic<long> reduce_ahead_fallbacks{0};
+inline std::atomic<int> reduce_ahead_fallback_reason{0};
+
+inline bool reduce_ahead_fall_back(int reason) {
+  reduce_ahead_fallback_reason.store(reason, std::memory_order_relaxed);
+  reduce_ahead_fallbacks.fetch_add(1, std::memory_order_relaxed);
+  return false;
+}
+
+// Blocks of the reduce-ahead kernel that fit on the device at once, 0 where the device has no
+// cooperative launch (asked once per device and instantiation; the attributes do not change).
 template <class T, class Ahead, bool Inclusive> std::int64_t reduce_ahead_resident_blocks() {
   static std::array<std::atomic<int>, 64> cache{};
   int device = 0;
   LADDER_CUDA(cudaGetDevice(&device));
   const int slot = std::min(device, 63);
-  int blocks = cache[slot].load(std::memory_order_relaxed);
+  int blocks = cache[slot].load(std::memory_order_relaxed); // 0: not asked yet, -1: none
+  if (blocks < 0)
+    return 0;
   if (blocks == 0) {
     constexpr auto kernel = reduce_ahead_scan_kernel<T, Ahead, Inclusive>;
     constexpr std::size_t shared = Ahead::template shared_bytes<T>;
     LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(shared)));
-    int sms = 0, per_sm = 0;
+    int sms = 0, per_sm = 0, cooperative = 0;
     LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    LADDER_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
     LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Ahead::threads, shared));
-    blocks = std::max(per_sm, 1) * sms;
-    cache[slot].store(blocks, std::memory_order_relaxed);
+    blocks = cooperative ? per_sm * sms : 0;
+    cache[slot].store(blocks > 0 ? blocks : -1, std::memory_order_relaxed);
+    return blocks;
   }
   return blocks;
 }
 
 // One call: a single tile takes the one-launch single-tile kernel; else zeroed scratch (the
 // status words), one cooperative launch of min(tiles, resident blocks), the scratch freed.
-// Needs 16-byte aligned in and out (the bulk copies and the 16-byte stores).
+// Needs 16-byte aligned in and out (the bulk copies and the 16-byte stores). Returns false,
+// having launched nothing, where the grid cannot be launched cooperatively: no support on the
+// device, fewer resident blocks than the occupancy API promised (e.g. under MPS), or a stream
+// being captured into a graph (a cooperative launch cannot be captured). The caller falls back.
 template <class T, class Ahead, bool Inclusive>
-void launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   if (n <= 0)
-    return;
+    return true;
   using Tile = AheadTile<T, Ahead>;
   const std::int64_t tiles = (n + Tile::items - 1) / Tile::items;
   if (tiles == 1) {
     lookback_scan_kernel<T, Tile, Inclusive, true><<<1, Tile::threads, 0, stream>>>(in, out, n, nullptr, 1);
     LADDER_CUDA(cudaGetLastError());
-    return;
+    return true;
   }
-  const std::int64_t blocks = std::min(tiles, reduce_ahead_resident_blocks<T, Ahead, Inclusive>());
+  const std::int64_t resident = reduce_ahead_resident_blocks<T, Ahead, Inclusive>();
+  if (resident == 0)
+    return reduce_ahead_fall_back(-1);
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  LADDER_CUDA(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone)
+    return reduce_ahead_fall_back(cudaErrorStreamCaptureUnsupported);
+  const std::int64_t blocks = std::min(tiles, resident);
   using Status = lb::ScanStatus<T>;
   const std::size_t bytes = lb::scratch_bytes<Status>(tiles);
   void* scratch = detail::scratch_alloc(bytes, stream);
@@ -230,8 +262,21 @@ void launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
   const cudaError_t launched =
       cudaLaunchKernelEx(&config, reduce_ahead_scan_kernel<T, Ahead, Inclusive>, in, out, n, scratch, tiles);
   detail::scratch_free(scratch, stream);
+  if (launched == cudaErrorCooperativeLaunchTooLarge) {
+    (void)cudaGetLastError(); // not sticky; the caller's fallback must not see it
+    return reduce_ahead_fall_back(launched);
+  }
   LADDER_CUDA(launched);
+  return true;
 }
+
+// The library's shape (ladder::exclusive_scan / inclusive_scan for 16-byte aligned pointers),
+// rung reduce_ahead_64k_s3_r2: 512 threads, 64 KB tiles (16384 4-byte or 8192 8-byte elements),
+// 3 per block (192 KB of shared memory: one block per SM on Hopper; a GPU with less shared
+// memory per block gets the look-back kernel), reduced 2 rows ahead.
+using LibraryAheadShape = AheadShape<512, 8, 3, 2>;
+// Up to this many elements a library call is one launch of the single-tile kernel.
+template <class T> inline constexpr std::int64_t library_tile_items = AheadTile<T, LibraryAheadShape>::items;
 
 template <class T, class Ahead, bool Inclusive> constexpr const void* reduce_ahead_kernel_address() {
   return reinterpret_cast<const void*>(&reduce_ahead_scan_kernel<T, Ahead, Inclusive>);

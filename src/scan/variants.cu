@@ -240,17 +240,25 @@ using scan_detail::AheadShape;
 
 template <class Ahead> struct ReduceAhead {
   template <class T> static void launch(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
-    scan_detail::launch_reduce_ahead_scan<T, Ahead, false>(in, out, n, stream);
+    if (!scan_detail::launch_reduce_ahead_scan<T, Ahead, false>(in, out, n, stream))
+      throw CudaError(cudaErrorCooperativeLaunchTooLarge, "reduce-ahead rung",
+                      "this device cannot launch the grid cooperatively");
   }
   static const void* kernel() { return scan_detail::reduce_ahead_kernel_address<std::int32_t, Ahead, false>(); }
   static constexpr std::int64_t tile = Ahead::template items<std::int32_t>;
 };
 
-using Ahead32x2 = AheadShape<256, 8, 2>;
-using Ahead32x3 = AheadShape<256, 8, 3>;
-using Ahead16x3 = AheadShape<256, 4, 3>;
-using Ahead16x4 = AheadShape<256, 4, 4>;
-using Ahead32x2Streaming = AheadShape<256, 8, 2, true>;
+using Ahead32s2r1 = AheadShape<256, 8, 2, 1>;
+using Ahead32s3r2 = AheadShape<256, 8, 3, 2>;
+using Ahead32s4r2 = AheadShape<256, 8, 4, 2>;
+using Ahead24s4r2 = AheadShape<256, 6, 4, 2>;
+using Ahead16s3r2 = AheadShape<256, 4, 3, 2>;
+using Ahead16s4r3 = AheadShape<256, 4, 4, 3>;
+using Ahead64s3r2 = AheadShape<512, 8, 3, 2>;
+using Ahead48s4r2 = AheadShape<512, 6, 4, 2>;
+using Ahead32s6r2T512 = AheadShape<512, 4, 6, 2>;
+using Ahead64s3r2T1024 = AheadShape<1024, 4, 3, 2>;
+using Ahead64s3r2Streaming = AheadShape<512, 8, 3, 2, true>;
 
 template <class T> void launch_library(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   exclusive_scan(in, out, n, stream);
@@ -374,31 +382,50 @@ std::span<const ScanVariant> scan_variants() {
       ScanVariant{"lookback_v16_pipelined", "persistent blocks: the next tile's loads fly during the look-back",
                   "", false, false, true, V16::items, any_size, Pipelined<V16>::launch<std::int32_t>,
                   Pipelined<V16>::launch<float>, Pipelined<V16>::kernel(), 256},
-      ScanVariant{"reduce_ahead_32k_s2", "persistent; 32 KB tiles, 2 in shared memory; tile k+1 reduced while k is scanned",
-                  "", false, false, true, ReduceAhead<Ahead32x2>::tile, any_size,
-                  ReduceAhead<Ahead32x2>::launch<std::int32_t>, ReduceAhead<Ahead32x2>::launch<float>,
-                  ReduceAhead<Ahead32x2>::kernel(), 256,
-                  Ahead32x2::shared_bytes<std::int32_t>},
-      ScanVariant{"reduce_ahead_32k_s3", "the same with 3 tiles per block: aggregates published 2 rows ahead",
-                  "", false, false, true, ReduceAhead<Ahead32x3>::tile, any_size,
-                  ReduceAhead<Ahead32x3>::launch<std::int32_t>, ReduceAhead<Ahead32x3>::launch<float>,
-                  ReduceAhead<Ahead32x3>::kernel(), 256,
-                  Ahead32x3::shared_bytes<std::int32_t>},
-      ScanVariant{"reduce_ahead_16k_s3", "16 KB tiles, 3 per block",
-                  "", false, false, true, ReduceAhead<Ahead16x3>::tile, any_size,
-                  ReduceAhead<Ahead16x3>::launch<std::int32_t>, ReduceAhead<Ahead16x3>::launch<float>,
-                  ReduceAhead<Ahead16x3>::kernel(), 256,
-                  Ahead16x3::shared_bytes<std::int32_t>},
-      ScanVariant{"reduce_ahead_16k_s4", "16 KB tiles, 4 per block",
-                  "", false, false, true, ReduceAhead<Ahead16x4>::tile, any_size,
-                  ReduceAhead<Ahead16x4>::launch<std::int32_t>, ReduceAhead<Ahead16x4>::launch<float>,
-                  ReduceAhead<Ahead16x4>::kernel(), 256,
-                  Ahead16x4::shared_bytes<std::int32_t>},
-      ScanVariant{"reduce_ahead_32k_s2_cs", "reduce_ahead_32k_s2 with evict-first stores",
-                  "", false, false, true, ReduceAhead<Ahead32x2Streaming>::tile, any_size,
-                  ReduceAhead<Ahead32x2Streaming>::launch<std::int32_t>, ReduceAhead<Ahead32x2Streaming>::launch<float>,
-                  ReduceAhead<Ahead32x2Streaming>::kernel(), 256,
-                  Ahead32x2Streaming::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_32k_s2_r1", "persistent: a ring of 2 32 KB tiles in shared memory; tile k+1 reduced right after k is scanned",
+                  "", false, false, true, ReduceAhead<Ahead32s2r1>::tile, any_size,
+                  ReduceAhead<Ahead32s2r1>::launch<std::int32_t>, ReduceAhead<Ahead32s2r1>::launch<float>,
+                  ReduceAhead<Ahead32s2r1>::kernel(), 256, Ahead32s2r1::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_32k_s3_r2", "3 tiles: aggregates published 2 rows ahead (one row of slack)",
+                  "", false, false, true, ReduceAhead<Ahead32s3r2>::tile, any_size,
+                  ReduceAhead<Ahead32s3r2>::launch<std::int32_t>, ReduceAhead<Ahead32s3r2>::launch<float>,
+                  ReduceAhead<Ahead32s3r2>::kernel(), 256, Ahead32s3r2::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_16k_s3_r2", "16 KB tiles, 3 per block, 2 ahead",
+                  "", false, false, true, ReduceAhead<Ahead16s3r2>::tile, any_size,
+                  ReduceAhead<Ahead16s3r2>::launch<std::int32_t>, ReduceAhead<Ahead16s3r2>::launch<float>,
+                  ReduceAhead<Ahead16s3r2>::kernel(), 256, Ahead16s3r2::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_16k_s4_r3", "16 KB tiles, 4 per block, 3 ahead",
+                  "", false, false, true, ReduceAhead<Ahead16s4r3>::tile, any_size,
+                  ReduceAhead<Ahead16s4r3>::launch<std::int32_t>, ReduceAhead<Ahead16s4r3>::launch<float>,
+                  ReduceAhead<Ahead16s4r3>::kernel(), 256, Ahead16s4r3::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_24k_s4_r2", "24 KB tiles, 4 per block, 2 ahead: 2 copies in flight, 2 blocks per SM",
+                  "", false, false, true, ReduceAhead<Ahead24s4r2>::tile, any_size,
+                  ReduceAhead<Ahead24s4r2>::launch<std::int32_t>, ReduceAhead<Ahead24s4r2>::launch<float>,
+                  ReduceAhead<Ahead24s4r2>::kernel(), 256, Ahead24s4r2::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_32k_s4_r2", "32 KB tiles, 4 per block, 2 ahead: 1 block of 256 threads per SM",
+                  "", false, false, true, ReduceAhead<Ahead32s4r2>::tile, any_size,
+                  ReduceAhead<Ahead32s4r2>::launch<std::int32_t>, ReduceAhead<Ahead32s4r2>::launch<float>,
+                  ReduceAhead<Ahead32s4r2>::kernel(), 256, Ahead32s4r2::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_64k_s3_r2", "512 threads, 64 KB tiles, 3 per block, 2 ahead (1 block per SM)",
+                  "", false, false, true, ReduceAhead<Ahead64s3r2>::tile, any_size,
+                  ReduceAhead<Ahead64s3r2>::launch<std::int32_t>, ReduceAhead<Ahead64s3r2>::launch<float>,
+                  ReduceAhead<Ahead64s3r2>::kernel(), 512, Ahead64s3r2::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_64k_s3_r2_cs", "reduce_ahead_64k_s3_r2 with evict-first stores",
+                  "", false, false, true, ReduceAhead<Ahead64s3r2Streaming>::tile, any_size,
+                  ReduceAhead<Ahead64s3r2Streaming>::launch<std::int32_t>, ReduceAhead<Ahead64s3r2Streaming>::launch<float>,
+                  ReduceAhead<Ahead64s3r2Streaming>::kernel(), 512, Ahead64s3r2Streaming::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_48k_s4_r2", "512 threads, 48 KB tiles, 4 per block, 2 ahead: 2 copies in flight",
+                  "", false, false, true, ReduceAhead<Ahead48s4r2>::tile, any_size,
+                  ReduceAhead<Ahead48s4r2>::launch<std::int32_t>, ReduceAhead<Ahead48s4r2>::launch<float>,
+                  ReduceAhead<Ahead48s4r2>::kernel(), 512, Ahead48s4r2::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_32k_s6_r2_t512", "512 threads, 32 KB tiles, 6 per block, 2 ahead: 4 copies in flight",
+                  "", false, false, true, ReduceAhead<Ahead32s6r2T512>::tile, any_size,
+                  ReduceAhead<Ahead32s6r2T512>::launch<std::int32_t>, ReduceAhead<Ahead32s6r2T512>::launch<float>,
+                  ReduceAhead<Ahead32s6r2T512>::kernel(), 512, Ahead32s6r2T512::shared_bytes<std::int32_t>},
+      ScanVariant{"reduce_ahead_64k_s3_r2_t1024", "1024 threads, 64 KB tiles, 3 per block, 2 ahead",
+                  "", false, false, true, ReduceAhead<Ahead64s3r2T1024>::tile, any_size,
+                  ReduceAhead<Ahead64s3r2T1024>::launch<std::int32_t>, ReduceAhead<Ahead64s3r2T1024>::launch<float>,
+                  ReduceAhead<Ahead64s3r2T1024>::kernel(), 1024, Ahead64s3r2T1024::shared_bytes<std::int32_t>},
       ScanVariant{"ladder::exclusive_scan", "the library call: checks, any alignment, scratch per call",
                   "", false, false, true, scan_detail::LibraryShape<std::int32_t>::items, any_size,
                   launch_library<std::int32_t>, launch_library<float>, nullptr, 0},

@@ -9,6 +9,7 @@
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
 #include "ladder/scan.hpp"
+#include "scan/reduce_ahead_scan.cuh"
 #include "scan/reference.hpp"
 #include "scan/variants.hpp"
 
@@ -227,9 +228,32 @@ std::pair<int, int> captured_nodes(std::int64_t n) {
 }
 
 TEST(ScanLibrary, SmallSizesTakeOneLaunchAndNoScratch) {
+  constexpr std::int64_t tile = scan_detail::library_tile_items<int>; // 16384 int32
   EXPECT_EQ(captured_nodes(1), std::make_pair(1, 0));
-  EXPECT_EQ(captured_nodes(8192), std::make_pair(1, 0)); // one library tile: 8192 int32
-  EXPECT_EQ(captured_nodes(8193), std::make_pair(1, 1)); // the kernel + zeroing the tile status
+  EXPECT_EQ(captured_nodes(tile), std::make_pair(1, 0)); // one library tile
+  // The kernel + zeroing the tile status. (A captured call takes the look-back kernel: a
+  // cooperative launch cannot be captured.)
+  EXPECT_EQ(captured_nodes(tile + 1), std::make_pair(1, 1));
+}
+
+// The library's fast path is the reduce-ahead kernel for 16-byte aligned pointers; a silent
+// fallback to the look-back kernel would still give right answers, so count fallbacks.
+template <class T> void expect_reduce_ahead(std::int64_t n) {
+  DeviceBuffer<T> in(n), out(n);
+  lab::fill_random<T>(in.data(), n, lab::fresh_seed(), -100, 100, nullptr);
+  const long before = scan_detail::reduce_ahead_fallbacks.load();
+  exclusive_scan(in.data(), out.data(), n);
+  inclusive_scan(in.data(), in.data(), n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(scan_detail::reduce_ahead_fallbacks.load(), before)
+      << "fell back to the look-back kernel; last reason " << scan_detail::reduce_ahead_fallback_reason.load()
+      << " (-1: no cooperative launch, else a cudaError_t)";
+}
+
+TEST(ScanLibrary, AlignedCallsTakeTheReduceAheadKernel) {
+  expect_reduce_ahead<int>((1 << 20) + 7);
+  expect_reduce_ahead<double>((1 << 20) + 7);
+  expect_reduce_ahead<float>(3 * scan_detail::library_tile_items<float>);
 }
 
 // --- look-back stress ---------------------------------------------------------------------------
