@@ -3,6 +3,7 @@
 // single-pass (last block done) finish. Shared by src/reduce/variants.cu and src/reduce/api.cu.
 #pragma once
 
+#include "core/bulk_copy.cuh"
 #include "ladder/reduce.hpp"
 
 #include <cuda/atomic>
@@ -145,6 +146,44 @@ template <int Threads, class T, class Op> __device__ __forceinline__ T block_red
   return v;
 }
 
+template <class T> struct ScratchView {
+  unsigned int* counter; // zero before a launch; left zero after it
+  T* partials;           // at least gridDim.x elements
+};
+
+// --- the single-pass finish ------------------------------------------------------------------
+// Every block has its total in thread 0. Block b writes partials[b], then bumps `counter`; the
+// block that sees the count reach G is the last one, reads every partial, writes *out and resets
+// the counter to 0 for the next launch on the same stream. G = 1 writes *out directly.
+template <int Threads, class T, class Op>
+__device__ __forceinline__ void finish_single_pass(T block_total, T* out, ScratchView<T> scratch, Op op) {
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0)
+      *out = block_total;
+    return;
+  }
+  __shared__ bool last_block;
+  if (threadIdx.x == 0) {
+    scratch.partials[blockIdx.x] = block_total;
+    // Release publishes this block's partial; acquire (in the last block) makes every other
+    // block's partial visible. __syncthreads then orders the other threads of the last block.
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(*scratch.counter);
+    last_block = done.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last_block)
+    return;
+  T total = Op::identity();
+  for (unsigned int b = threadIdx.x; b < gridDim.x; b += Threads)
+    total = op(total, __ldcg(scratch.partials + b)); // from L2, never a stale L1 line
+  total = block_reduce<Threads>(total, op);
+  if (threadIdx.x == 0) {
+    *out = total;
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(*scratch.counter);
+    done.store(0u, cuda::memory_order_relaxed); // ready for the next launch on this stream
+  }
+}
+
 // --- the tiled kernel ----------------------------------------------------------------------------
 //
 // Layout of `in`: a scalar head up to the first 16-byte boundary, a body of 16-byte vectors, and a
@@ -168,11 +207,6 @@ enum class Split {
   even_share,  // block b streams one contiguous range (described above)
   grid_stride, // thread t reads vectors t, t + T, t + 2T, ... (T = all threads of the grid)
   tile_stride, // block b reads whole tiles b, b + G, b + 2G, ... (each tile contiguous)
-};
-
-template <class T> struct ScratchView {
-  unsigned int* counter; // zero before a launch; left zero after it
-  T* partials;           // at least gridDim.x elements
 };
 
 template <class T, class Op, int Threads, int Unroll, LoadPolicy Load, Split Layout,
@@ -249,32 +283,78 @@ __global__ __launch_bounds__(Threads) void tiled_reduce_kernel(const T* in, std:
     if (threadIdx.x == 0)
       scratch.partials[blockIdx.x] = block_total;
   } else {
-    if (gridDim.x == 1) {
-      if (threadIdx.x == 0)
-        *out = block_total;
-      return;
-    }
-    __shared__ bool last_block;
-    if (threadIdx.x == 0) {
-      scratch.partials[blockIdx.x] = block_total;
-      // Release publishes this block's partial; acquire (in the last block) makes every other
-      // block's partial visible. __syncthreads then orders the other threads of the last block.
-      cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(*scratch.counter);
-      last_block = done.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last_block)
-      return;
-    T total = Op::identity();
-    for (unsigned int b = threadIdx.x; b < gridDim.x; b += Threads)
-      total = op(total, __ldcg(scratch.partials + b)); // from L2, never a stale L1 line
-    total = block_reduce<Threads>(total, op);
-    if (threadIdx.x == 0) {
-      *out = total;
-      cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(*scratch.counter);
-      done.store(0u, cuda::memory_order_relaxed); // ready for the next launch on this stream
+    finish_single_pass<Threads>(block_total, out, scratch, op);
+  }
+}
+
+// --- the ring kernel: the bulk copy engine streams the input through shared memory ------------
+//
+// A persistent block keeps a ring of Stages chunks of ChunkBytes in shared memory; thread 0 asks
+// the bulk copy engine for chunk b + k G (one instruction per 8 KB, no registers held), the
+// threads fold each landed chunk from shared memory and hand its stage back. Stages - 1 chunks
+// per block are always in flight, whatever the threads are doing, with no unrolled loads and no
+// registers to hold them. The scalar head and tail, the vectors after the last whole chunk, and a
+// misaligned `in` go through the grid-stride loop of the tiled kernel. Then the single-pass finish.
+template <int ChunkBytes, int Stages> constexpr std::size_t ring_shared_bytes() {
+  return static_cast<std::size_t>(ChunkBytes) * Stages;
+}
+
+template <class T, class Op, int Threads, int ChunkBytes, int Stages>
+__global__ __launch_bounds__(Threads) void ring_reduce_kernel(const T* in, std::int64_t n, T* out,
+                                                              ScratchView<T> scratch) {
+  static_assert(ChunkBytes % (16 * Threads) == 0, "whole vectors per thread per chunk");
+  constexpr int V = 16 / static_cast<int>(sizeof(T));
+  constexpr std::int64_t ChunkVectors = ChunkBytes / 16;
+  extern __shared__ __align__(128) unsigned char ring[];
+  __shared__ alignas(8) std::uint64_t landed[Stages];
+  const Op op;
+  const auto address = reinterpret_cast<std::uintptr_t>(in);
+  std::int64_t head = n;
+  if (address % sizeof(T) == 0) {
+    const auto to_boundary = static_cast<std::int64_t>(((16 - address % 16) % 16) / sizeof(T));
+    head = to_boundary < n ? to_boundary : n;
+  }
+  const std::int64_t nvec = (n - head) / V;
+  const std::int64_t tail_start = head + nvec * V;
+  const std::int64_t chunks = nvec / ChunkVectors;
+  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * Threads + threadIdx.x;
+  const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * Threads;
+  const int4* body = reinterpret_cast<const int4*>(in + head);
+  auto stage = [&](int s) { return reinterpret_cast<const int4*>(ring + static_cast<std::size_t>(s) * ChunkBytes); };
+  auto chunk_of = [&](std::int64_t k) { return static_cast<std::int64_t>(blockIdx.x) + k * gridDim.x; };
+  auto request = [&](std::int64_t c, int s) {
+    core::bulk_load(ring + static_cast<std::size_t>(s) * ChunkBytes, body + c * ChunkVectors, ChunkBytes, &landed[s]);
+  };
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Stages; ++s)
+      core::barrier_init(&landed[s], 1);
+    for (int s = 0; s < Stages && chunk_of(s) < chunks; ++s)
+      request(chunk_of(s), s);
+  }
+  __syncthreads();
+
+  T acc = Op::identity();
+  for (std::int64_t k = 0; chunk_of(k) < chunks; ++k) {
+    const int s = static_cast<int>(k % Stages);
+    core::barrier_wait(&landed[s], static_cast<unsigned>((k / Stages) & 1));
+    const int4* data = stage(s);
+#pragma unroll
+    for (int i = 0; i < ChunkVectors / Threads; ++i)
+      acc = op(acc, reduce_vector<T>(data[i * Threads + threadIdx.x], op));
+    __syncthreads(); // every thread is done with stage s
+    if (threadIdx.x == 0 && chunk_of(k + Stages) < chunks) {
+      core::fence_proxy_async_shared();
+      request(chunk_of(k + Stages), s);
     }
   }
+  for (std::int64_t i = chunks * ChunkVectors + thread; i < nvec; i += threads)
+    acc = op(acc, reduce_vector<T>(__ldg(body + i), op));
+  for (std::int64_t i = thread; i < head; i += threads)
+    acc = op(acc, in[i]);
+  for (std::int64_t i = tail_start + thread; i < n; i += threads)
+    acc = op(acc, in[i]);
+  finish_single_pass<Threads>(block_reduce<Threads>(acc, op), out, scratch, op);
 }
 
 // Blocks for n elements: enough tiles for every block, at most `max_blocks`.

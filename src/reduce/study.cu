@@ -351,7 +351,7 @@ std::vector<RungInfo> rungs() {
   std::vector<RungInfo> out;
   for (const ReduceVariant& v : reduce_variants())
     out.push_back({v.name, v.idea, v.seed, v.is_reference, v.kernel, v.block_threads,
-                   v.all_levels_elements ? seed_shared_bytes<int>() : 0});
+                   v.all_levels_elements ? seed_shared_bytes<int>() : v.ring_shared_bytes});
   return out;
 }
 

@@ -360,6 +360,32 @@ const void* tiled_address() {
       reduce_detail::tiled_reduce_kernel<int, Sum<int>, Threads, Unroll, Load, Layout, OnePass>);
 }
 
+// The ring rungs: a persistent grid (resident blocks with the ring's shared memory) of the ring
+// kernel, one launch. Needs sm_90 (the bulk copy engine); unsupported elsewhere.
+template <class T, int Threads, int ChunkBytes, int Stages>
+void launch_ring(const T* in, std::int64_t n, T* out, void* scratch, std::size_t, cudaStream_t stream) {
+  constexpr auto kernel = reduce_detail::ring_reduce_kernel<T, Sum<T>, Threads, ChunkBytes, Stages>;
+  constexpr std::size_t shared = reduce_detail::ring_shared_bytes<ChunkBytes, Stages>();
+  static const int grid = [&] {
+    LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+    int per_sm = 0, device = 0, sms = 0;
+    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Threads, shared));
+    LADDER_CUDA(cudaGetDevice(&device));
+    LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return std::max(1, per_sm) * sms;
+  }();
+  const std::int64_t chunk_elements = ChunkBytes / static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t blocks = std::clamp<std::int64_t>((n + chunk_elements - 1) / chunk_elements, 1, grid);
+  const ScratchView<T> view{static_cast<unsigned int*>(scratch),
+                            reinterpret_cast<T*>(static_cast<char*>(scratch) + tiled_header_bytes)};
+  kernel<<<static_cast<unsigned>(blocks), Threads, shared, stream>>>(in, n, out, view);
+  check_launch("ring_reduce_kernel");
+}
+
+template <int Threads, int ChunkBytes, int Stages> const void* ring_address() {
+  return reinterpret_cast<const void*>(reduce_detail::ring_reduce_kernel<int, Sum<int>, Threads, ChunkBytes, Stages>);
+}
+
 // --- library and reference rows ------------------------------------------------------------------
 
 template <class T>
@@ -509,6 +535,21 @@ std::span<const ReduceVariant> reduce_variants() {
                     launch_tiled<int, 512, 4, L::ldg, S::grid_stride, G::occupancy, true>,
                     launch_tiled<float, 512, 4, L::ldg, S::grid_stride, G::occupancy, true>,
                     nullptr, tiled_address<512, 4, L::ldg, S::grid_stride, true>(), 512},
+      ReduceVariant{"ring_512_32k_x6", "bulk copies through a ring of 6 32 KB chunks in shared memory; 512 threads, 1 block per SM",
+                    "", false, any_n, tiled_scratch,
+                    launch_ring<int, 512, 32768, 6>, launch_ring<float, 512, 32768, 6>,
+                    nullptr, ring_address<512, 32768, 6>(), 512,
+                    reduce_detail::ring_shared_bytes<32768, 6>()},
+      ReduceVariant{"ring_1024_16k_x12", "the ring with 12 16 KB chunks, 1024 threads",
+                    "", false, any_n, tiled_scratch,
+                    launch_ring<int, 1024, 16384, 12>, launch_ring<float, 1024, 16384, 12>,
+                    nullptr, ring_address<1024, 16384, 12>(), 1024,
+                    reduce_detail::ring_shared_bytes<16384, 12>()},
+      ReduceVariant{"ring_256_16k_x6", "the ring with 6 16 KB chunks per 256-thread block, 2 blocks per SM",
+                    "", false, any_n, tiled_scratch,
+                    launch_ring<int, 256, 16384, 6>, launch_ring<float, 256, 16384, 6>,
+                    nullptr, ring_address<256, 16384, 6>(), 256,
+                    reduce_detail::ring_shared_bytes<16384, 6>()},
       ReduceVariant{"single_pass_tile_stride", "blocks take whole 16 KiB tiles round robin; grid balanced to full rounds",
                     "", false, any_n, tiled_scratch,
                     launch_tiled<int, 256, 4, L::ldg, S::tile_stride, G::occupancy, true>,

@@ -34,6 +34,7 @@ struct ReduceVariant {
   double (*all_levels_elements)(std::int64_t n);
   const void* kernel; // first-level kernel (int) for the resource report; null for library calls
   int block_threads;
+  std::size_t ring_shared_bytes = 0; // dynamic shared memory of the ring rungs' launch
 };
 
 std::span<const ReduceVariant> reduce_variants();

@@ -1,6 +1,7 @@
-// ladder::exclusive_scan / inclusive_scan: argument checks, then the reduce-ahead scan (16-byte
-// accesses and bulk copies) when both pointers are 16-byte aligned, the single-pass look-back
-// scan with 1-element accesses otherwise (or where a cooperative launch is not available).
+// ladder::exclusive_scan / inclusive_scan: argument checks, then the reduce-ahead scan (bulk
+// copies, 16-byte stores) when both pointers are 16-byte aligned and n >= 2^22; else the
+// single-pass look-back scan, with 16-byte accesses when aligned, 1-element accesses otherwise
+// (also where a cooperative launch is not available, e.g. under stream capture).
 #include "ladder/scan.hpp"
 #include "scan/lookback_scan.cuh"
 #include "scan/reduce_ahead_scan.cuh"
@@ -92,7 +93,7 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
   const auto both = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
   if (both % 16 != 0)
     launch_lookback_scan<T, LibraryScalarShape<T>, Inclusive>(in, out, n, stream);
-  else if (!launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive>(in, out, n, stream))
+  else if (n < library_reduce_ahead_min || !launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive>(in, out, n, stream))
     launch_lookback_scan<T, LibraryShape<T>, Inclusive>(in, out, n, stream);
 }
 

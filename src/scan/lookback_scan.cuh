@@ -15,6 +15,7 @@
 // for what limits it and what to try next.
 #pragma once
 
+#include "core/bulk_copy.cuh"
 #include "ladder/detail/lookback.cuh"
 #include "ladder/error.hpp"
 #include "ladder/scan.hpp"
@@ -294,39 +295,9 @@ __global__ void __launch_bounds__(Shape::threads)
 }
 
 // --- the staged kernel: the tile in shared memory, filled by the bulk copy engine ---------------
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void barrier_init(std::uint64_t* bar, unsigned count) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-#endif
-}
-// One thread: expect `bytes`, then copy [src, src + bytes) to dst in chunks of `chunk` bytes.
-__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("{\n .reg .b64 state;\n mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}" ::"r"(
-                   shared_address(bar)),
-               "r"(bytes)
-               : "memory");
-  constexpr unsigned chunk = 8192;
-  for (unsigned off = 0; off < bytes; off += chunk)
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     shared_address(static_cast<unsigned char*>(dst) + off)),
-                 "l"(static_cast<const unsigned char*>(src) + off), "r"(bytes - off < chunk ? bytes - off : chunk),
-                 "r"(shared_address(bar))
-                 : "memory");
-#endif
-}
-__device__ __forceinline__ void barrier_wait(std::uint64_t* bar, unsigned parity) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("{\n .reg .pred done;\n wait:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra wait;\n}" ::"r"(
-                   shared_address(bar)),
-               "r"(parity)
-               : "memory");
-#endif
-}
+using core::barrier_init;
+using core::barrier_wait;
+using core::bulk_load;
 
 // Thread 0 asks the counter for a tile and (speculatively, for tile blockIdx) starts one bulk
 // copy of the whole tile into shared memory; the threads then hold only one 16-byte access at a

@@ -35,7 +35,8 @@ namespace ladder::scan_detail {
 // reduced (its aggregate published); the other Stages - 1 - Ahead tiles of the ring are copies
 // in flight while a tile is scanned. Ahead = 1 leaves no slack (a block's window needs the aggregates its
 // neighbours publish at the end of the same row), Ahead = 2 one row of slack.
-template <int Threads, int Accesses, int Stages, int Ahead = Stages - 1, bool Streaming = false>
+// Tag: distinguishes otherwise equal shapes (see LibraryAheadShape).
+template <int Threads, int Accesses, int Stages, int Ahead = Stages - 1, bool Streaming = false, int Tag = 0>
 struct AheadShape {
   static constexpr int threads = Threads;
   static constexpr int accesses = Accesses; // 16-byte accesses per thread and tile
@@ -89,7 +90,7 @@ __global__ void __launch_bounds__(Ahead::threads)
       if (threadIdx.x == 0) {
         // The stage was last read through the generic proxy (ordered by the caller's barrier);
         // the copy writes it through the async proxy.
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        core::fence_proxy_async_shared();
         bulk_load(dst, in + t * Items, Items * sizeof(T), &s_bar[s]);
       }
     } else if (is_full(t)) {
@@ -226,8 +227,10 @@ template <class T, class Ahead, bool Inclusive> std::int64_t reduce_ahead_reside
 // having launched nothing, where the grid cannot be launched cooperatively: no support on the
 // device, fewer resident blocks than the occupancy API promised (e.g. under MPS), or a stream
 // being captured into a graph (a cooperative launch cannot be captured). The caller falls back.
+// max_blocks > 0 caps the grid (the tests use it to run many rows on small inputs).
 template <class T, class Ahead, bool Inclusive>
-bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream,
+                              std::int64_t max_blocks = 0) {
   if (n <= 0)
     return true;
   using Tile = AheadTile<T, Ahead>;
@@ -244,7 +247,7 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
   LADDER_CUDA(cudaStreamIsCapturing(stream, &capture));
   if (capture != cudaStreamCaptureStatusNone)
     return reduce_ahead_fall_back(cudaErrorStreamCaptureUnsupported);
-  const std::int64_t blocks = std::min(tiles, resident);
+  const std::int64_t blocks = std::min({tiles, resident, max_blocks > 0 ? max_blocks : resident});
   using Status = lb::ScanStatus<T>;
   const std::size_t bytes = lb::scratch_bytes<Status>(tiles);
   void* scratch = detail::scratch_alloc(bytes, stream);
@@ -270,13 +273,20 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
   return true;
 }
 
-// The library's shape (ladder::exclusive_scan / inclusive_scan for 16-byte aligned pointers),
-// rung reduce_ahead_64k_s3_r2: 512 threads, 64 KB tiles (16384 4-byte or 8192 8-byte elements),
-// 3 per block (192 KB of shared memory: one block per SM on Hopper; a GPU with less shared
-// memory per block gets the look-back kernel), reduced 2 rows ahead.
-using LibraryAheadShape = AheadShape<512, 8, 3, 2>;
-// Up to this many elements a library call is one launch of the single-tile kernel.
-template <class T> inline constexpr std::int64_t library_tile_items = AheadTile<T, LibraryAheadShape>::items;
+// The library's shape (ladder::exclusive_scan / inclusive_scan, 16-byte aligned pointers, n at
+// least library_reduce_ahead_min): the shape of rung reduce_ahead_64k_s3_r2, 512 threads, 64 KB
+// tiles (16384 4-byte or 8192 8-byte elements), 3 per block (192 KB of shared memory: one block
+// per SM on Hopper; a GPU with less shared memory per block gets the look-back kernel), reduced
+// 2 rows ahead. Its own type (LibraryTag) so that its kernels are instantiated in the library
+// alone: a kernel instantiated in two translation units is registered twice with the runtime, and
+// the shared-memory opt-in made through one registration was not seen by the cooperative launch
+// through the other (H200: cudaErrorCooperativeLaunchTooLarge when the lab's rung ran first).
+inline constexpr int library_tag = 1;
+using LibraryAheadShape = AheadShape<512, 8, 3, 2, false, library_tag>;
+// Below this many elements the library takes the look-back kernel: one launch up to one tile
+// and less fixed cost (H200, int32: 2^20 0.0098 ms look-back, 0.0102 ms reduce-ahead; 2^24
+// 0.0549 ms, 0.0456 ms).
+inline constexpr std::int64_t library_reduce_ahead_min = std::int64_t{1} << 22;
 
 template <class T, class Ahead, bool Inclusive> constexpr const void* reduce_ahead_kernel_address() {
   return reinterpret_cast<const void*>(&reduce_ahead_scan_kernel<T, Ahead, Inclusive>);

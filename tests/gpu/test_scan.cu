@@ -129,8 +129,10 @@ TYPED_TEST_SUITE(ScanLibraryTest, ScanTypes);
 
 std::vector<std::int64_t> library_sizes() {
   std::vector<std::int64_t> sizes = {1, 2, 7, 33, 2047, 2048, 2049, 4096, 4097, 8191, 8192, 8193, 100003};
-  if (!small_mode())
+  if (!small_mode()) {
     sizes.push_back((1 << 20) + 7);
+    sizes.push_back(scan_detail::library_reduce_ahead_min + 7); // the reduce-ahead kernel
+  }
   return sizes;
 }
 
@@ -228,12 +230,36 @@ std::pair<int, int> captured_nodes(std::int64_t n) {
 }
 
 TEST(ScanLibrary, SmallSizesTakeOneLaunchAndNoScratch) {
-  constexpr std::int64_t tile = scan_detail::library_tile_items<int>; // 16384 int32
+  constexpr std::int64_t tile = scan_detail::LibraryShape<int>::items; // 8192 int32
   EXPECT_EQ(captured_nodes(1), std::make_pair(1, 0));
   EXPECT_EQ(captured_nodes(tile), std::make_pair(1, 0)); // one library tile
-  // The kernel + zeroing the tile status. (A captured call takes the look-back kernel: a
-  // cooperative launch cannot be captured.)
-  EXPECT_EQ(captured_nodes(tile + 1), std::make_pair(1, 1));
+  EXPECT_EQ(captured_nodes(tile + 1), std::make_pair(1, 1)); // the kernel + zeroing the tile status
+  // Above 2^22 a captured call takes the look-back kernel too (a cooperative launch cannot be
+  // captured): still one kernel and one memset.
+  EXPECT_EQ(captured_nodes(scan_detail::library_reduce_ahead_min + 1), std::make_pair(1, 1));
+}
+
+// The reduce-ahead kernel with a grid of a few blocks: many rows per block, so the ring of
+// stages wraps and the windows span rows, at sizes the sanitizers can afford. Its own shape type
+// (Tag 2): no other translation unit instantiates these kernels.
+template <class T, bool Inclusive> void check_reduce_ahead_rows(std::int64_t n, std::int64_t blocks) {
+  using Shape = scan_detail::AheadShape<128, 2, 3, 2, false, 2>; // 4 KB tiles
+  DeviceBuffer<T> in(n), out(n);
+  fill<T>(in.data(), n, lab::fresh_seed(), nullptr);
+  lab::poison(out.data(), out.bytes(), nullptr);
+  ASSERT_TRUE((scan_detail::launch_reduce_ahead_scan<T, Shape, Inclusive>(in.data(), out.data(), n, nullptr, blocks)));
+  EXPECT_EQ(check_scan<T>(to_host(out.data(), n, nullptr), to_host(in.data(), n, nullptr), Inclusive,
+                          scan_detail::AheadTile<T, Shape>::items),
+            "")
+      << "n = " << n << ", " << blocks << " blocks";
+}
+
+TEST(ScanReduceAhead, ManyRowsOnAFewBlocks) {
+  for (std::int64_t blocks : {1, 2, 3, 7})
+    for (std::int64_t n : {2049, 10000, 65539}) {
+      check_reduce_ahead_rows<std::int32_t, false>(n, blocks);
+      check_reduce_ahead_rows<double, true>(n, blocks);
+    }
 }
 
 // The library's fast path is the reduce-ahead kernel for 16-byte aligned pointers; a silent
@@ -251,9 +277,11 @@ template <class T> void expect_reduce_ahead(std::int64_t n) {
 }
 
 TEST(ScanLibrary, AlignedCallsTakeTheReduceAheadKernel) {
-  expect_reduce_ahead<int>((1 << 20) + 7);
-  expect_reduce_ahead<double>((1 << 20) + 7);
-  expect_reduce_ahead<float>(3 * scan_detail::library_tile_items<float>);
+  constexpr std::int64_t n = scan_detail::library_reduce_ahead_min;
+  expect_reduce_ahead<int>(n + 7);
+  expect_reduce_ahead<double>(n + 7);
+  expect_reduce_ahead<float>(3 * n + 1);
+  expect_reduce_ahead<std::uint32_t>(n);
 }
 
 // --- look-back stress ---------------------------------------------------------------------------
@@ -283,7 +311,9 @@ TEST(ScanLookbackStress, ManySizesInARowOnOneStream) {
 
 TEST(ScanLookbackStress, ConcurrentCallsOnSeveralStreamsAndThreads) {
   const int threads = 4, calls = small_mode() ? 3 : 12;
-  const std::int64_t n = small_mode() ? 50000 : 3000017;
+  // Above 2^22: concurrent cooperative launches of the reduce-ahead kernel, each sized to fill
+  // the GPU, must all finish (a cooperative grid runs only when all its blocks fit).
+  const std::int64_t n = small_mode() ? 50000 : scan_detail::library_reduce_ahead_min + 3001;
   std::vector<std::string> failures(threads);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
