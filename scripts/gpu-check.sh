@@ -4,7 +4,7 @@
 # configures and builds in a fresh directory (ptxas resource report kept), runs every test (the
 # host suite through CTest, then the GPU suite), runs the GPU suite again under compute-sanitizer
 # (memcheck, racecheck, synccheck) at small sizes, runs `ladder run` with JSON/Markdown/CSV,
-# `ladder list --resources`, and dumps the SASS of the library's transpose kernels; everything
+# `ladder list --resources`, and dumps the SASS of the library's transpose, reduce and scan kernels; everything
 # lands in OUTDIR (8 files: run.log, build.log, tests.log, sanitizer.log, results.json,
 # results.md, resources.txt, sass.txt; CSV and resource JSON go to OUTDIR/extra/ when
 # LADDER_CHECK_EXTRA=1). Exits non-zero if any step failed, after running the rest.
@@ -76,7 +76,12 @@ if has_step run; then
   grep -E "^Agreement|agree on|DISAGREE|^  error" "$out/resources.txt" | tee -a "$out/run.log"
   step "SASS of the library kernels"
   cuobjdump --dump-sass "$build/libladder.a" 2>/dev/null |
-    awk '/Function : /{keep = /transpose_kernel/} keep' | head -6000 >"$out/sass.txt" || true
+    awk '/Function : /{keep = /transpose_kernel|reduce_ahead_scan_kernel|tiled_reduce_kernel/} keep' |
+    head -40000 >"$out/sass.txt" || true
+  awk '/Function : /{keep = /reduce_ahead_scan_kernel/} keep' "$out/sass.txt" >/tmp/ladder-ra-sass.txt
+  echo "reduce-ahead scan kernels: $(grep -c UBLKCP /tmp/ladder-ra-sass.txt) bulk copies (UBLKCP)," \
+    "$(grep -cE 'STG.E(.EF)?.128' /tmp/ladder-ra-sass.txt) 16-byte stores, $(grep -cE 'LDL|STL' /tmp/ladder-ra-sass.txt)" \
+    "local-memory accesses" | tee -a "$out/run.log"
   grep -cE "LDG.E.128|STG.E.128|LDG.E.EF.128|STG.E.EF.128" "$out/sass.txt" |
     sed 's/^/16-byte global accesses in the transpose SASS: /' | tee -a "$out/run.log"
 fi

@@ -54,8 +54,8 @@ done
 
 step "SASS of the library's scan kernels (16-byte accesses, no local memory)"
 cuobjdump --dump-sass "$build/libladder.a" 2>/dev/null |
-  awk '/Function : .*lookback_scan_kernelIiNS0_9TileShapeILi256ELi4ELi4ELb0ELb1EEELb0ELb0E/{k=1;next} /Function : /{k=0} k' >/tmp/scan_sass.txt
-echo "int32 exclusive library kernel: $(grep -c 'LDG.E.128' /tmp/scan_sass.txt) LDG.E.128, $(grep -c 'STG.E.128' /tmp/scan_sass.txt) STG.E.128, $(grep -cE 'LDL|STL' /tmp/scan_sass.txt) local accesses" | tee -a "$log"
+  awk '/Function : .*reduce_ahead_scan_kernelIiNS0_10AheadShapeILi512ELi8ELi3ELi2ELb0ELi1EEELb0E/{k=1;next} /Function : /{k=0} k' >/tmp/scan_sass.txt
+echo "int32 exclusive library kernel (reduce-ahead): $(grep -c 'UBLKCP' /tmp/scan_sass.txt) bulk copies, $(grep -c 'STG.E.128' /tmp/scan_sass.txt) STG.E.128, $(grep -cE 'LDL|STL' /tmp/scan_sass.txt) local accesses" | tee -a "$log"
 
 step "summary"
 python3 - "$out/scan.json" <<'EOF' | tee -a "$log"
