@@ -76,8 +76,8 @@ if has_step run; then
   grep -E "^Agreement|agree on|DISAGREE|^  error" "$out/resources.txt" | tee -a "$out/run.log"
   step "SASS of the library kernels"
   cuobjdump --dump-sass "$build/libladder.a" 2>/dev/null |
-    awk '/Function : /{keep = /transpose_kernel|reduce_ahead_scan_kernel|tiled_reduce_kernel/} keep' |
-    head -40000 >"$out/sass.txt" || true
+    awk '/Function : /{keep = /transpose_kernel|reduce_ahead_scan_kernel|tiled_reduce_kernelIiNS0_3SumIiEE/} keep' |
+    head -60000 >"$out/sass.txt" || true
   awk '/Function : /{keep = /reduce_ahead_scan_kernel/} keep' "$out/sass.txt" >/tmp/ladder-ra-sass.txt
   echo "reduce-ahead scan kernels: $(grep -c UBLKCP /tmp/ladder-ra-sass.txt) bulk copies (UBLKCP)," \
     "$(grep -cE 'STG.E(.EF)?.128' /tmp/ladder-ra-sass.txt) 16-byte stores, $(grep -cE 'LDL|STL' /tmp/ladder-ra-sass.txt)" \

@@ -1,5 +1,6 @@
-// ladder::reduce: argument checks, then one launch of the single-pass tiled kernel (the best rung
-// of the ladder, src/reduce/kernels.cuh) with a grid sized from the occupancy API.
+// ladder::reduce: argument checks, then one launch of the single-pass tiled kernel (the best rungs
+// of the ladder, src/reduce/kernels.cuh; the shape by size, src/reduce/api_config.hpp) with a
+// grid sized from the occupancy API.
 //
 // Scratch: the last-block-done finish needs a counter that is zero when the kernel starts. The
 // kernel leaves it at zero, so one scratch block per stream serves every call on that stream
@@ -138,8 +139,7 @@ Scratch scratch_for(int device, cudaStream_t stream) {
 
 // --- launch --------------------------------------------------------------------------------------
 
-template <class T, class OpT> void launch(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
-  using config = library_config;
+template <class T, class OpT, class config> void launch_shape(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
   constexpr auto kernel = tiled_reduce_kernel<T, OpT, config::threads, config::unroll,
                                               config::load, config::split, true>;
   int device = 0;
@@ -163,6 +163,13 @@ template <class T, class OpT> void launch(const T* in, std::int64_t n, T* out, c
                                                  scratch_header_bytes)};
   kernel<<<static_cast<unsigned int>(grid), config::threads, 0, stream>>>(in, n, out, view);
   LADDER_CUDA(cudaGetLastError());
+}
+
+template <class T, class OpT> void launch(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
+  if (n >= library_large_min)
+    launch_shape<T, OpT, library_large_config>(in, n, out, stream);
+  else
+    launch_shape<T, OpT, library_small_config>(in, n, out, stream);
 }
 
 template <class T> void dispatch(const T* in, std::int64_t n, Op op, T* out, cudaStream_t stream) {

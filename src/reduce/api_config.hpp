@@ -1,20 +1,26 @@
-// The launch shape behind ladder::reduce, chosen from the ladder's measured rungs (see
-// docs/reduction.md and bench/results/reduce-*.md): rung `single_pass_1024`, the tiled kernel
-// with 1024 threads, 4 independent 16-byte loads per thread per round, the grid-stride split, and
-// a grid of (resident blocks per SM from the occupancy API) x SMs. H200, 2^28 int32, one run:
-// 1024 threads 0.2360 ms, 256 threads 0.2372 ms, CUB 0.2400 ms; even share 0.2506 ms; the
-// L2::256B hint 0.2584 ms.
+// The launch shapes behind ladder::reduce, chosen from the ladder's measured rungs (see
+// docs/reduction.md and bench/results/reduce-*.md, ladder-h200-*.md). Both are the tiled kernel
+// with 4 independent 16-byte loads per thread per round, the grid-stride split, a grid of
+// (resident blocks per SM from the occupancy API) x SMs and the single-pass finish:
+//  - from 2^22 elements, rung `single_pass_1024` (1024-thread blocks). H200, 2^28 int32, one
+//    run: 1024 threads 0.2356 ms, 256 threads 0.2374 ms, CUB 0.2399 ms; even share 0.2506 ms;
+//    the L2::256B hint 0.2584 ms.
+//  - below, rung `single_pass` (256-thread blocks): at these sizes a call is a few rounds of
+//    loads, and 4 times as many blocks spread a small input over 4 times as many SMs.
 #pragma once
 
 #include "reduce/kernels.cuh"
 
 namespace ladder::reduce_detail {
 
-struct library_config {
-  static constexpr int threads = 1024;
+template <int Threads> struct library_shape {
+  static constexpr int threads = Threads;
   static constexpr int unroll = 4;
   static constexpr LoadPolicy load = LoadPolicy::ldg;
   static constexpr Split split = Split::grid_stride;
 };
+using library_large_config = library_shape<1024>;
+using library_small_config = library_shape<256>;
+inline constexpr std::int64_t library_large_min = std::int64_t{1} << 22; // elements
 
 } // namespace ladder::reduce_detail
