@@ -18,8 +18,9 @@
 // int32: 1.26x cub::DeviceScan, 92% of a device-to-device copy). Below 2^22, misaligned, under
 // stream capture, or where the grid cannot be launched cooperatively: the decoupled look-back
 // scan of Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
-// NVIDIA NVR-2016-002. Inputs that fit one tile (8192 4-byte or 4096 8-byte elements) take
-// exactly one kernel launch and no allocation. Floating-point sums are associated in a
+// NVIDIA NVR-2016-002. Inputs that fit one tile take exactly one kernel launch and no
+// allocation: 16384 4-byte or 8192 8-byte elements with 16-byte aligned pointers, half that
+// otherwise. Floating-point sums are associated in a
 // different order than a sequential loop, so they differ from it by rounding (docs/scan.md).
 //
 // Stream compaction (needs nvcc: it is a template on the caller's predicate):

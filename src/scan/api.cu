@@ -91,9 +91,13 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
   if ((n + LibraryShape<T>::items - 1) / LibraryShape<T>::items > std::numeric_limits<int>::max())
     throw std::invalid_argument(std::string(call) + ": n too large for one grid (" + std::to_string(n) + ")");
   const auto both = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
+  // Aligned: one 64 KB tile is one launch of the single-tile kernel (no scratch); from 2^22 the
+  // reduce-ahead kernel; in between, and wherever it cannot run, the look-back kernel.
+  const bool one_tile = n <= library_single_launch_max<T>;
   if (both % 16 != 0)
     launch_lookback_scan<T, LibraryScalarShape<T>, Inclusive>(in, out, n, stream);
-  else if (n < library_reduce_ahead_min || !launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive>(in, out, n, stream))
+  else if (!((one_tile || n >= library_reduce_ahead_min) &&
+             launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive>(in, out, n, stream)))
     launch_lookback_scan<T, LibraryShape<T>, Inclusive>(in, out, n, stream);
 }
 

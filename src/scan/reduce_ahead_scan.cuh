@@ -287,6 +287,9 @@ using LibraryAheadShape = AheadShape<512, 8, 3, 2, false, library_tag>;
 // and less fixed cost (H200, int32: 2^20 0.0098 ms look-back, 0.0102 ms reduce-ahead; 2^24
 // 0.0549 ms, 0.0456 ms).
 inline constexpr std::int64_t library_reduce_ahead_min = std::int64_t{1} << 22;
+// Up to this many elements an aligned library call is one launch of the single-tile kernel
+// (16384 4-byte or 8192 8-byte elements); misaligned calls, up to LibraryScalarShape's tile.
+template <class T> inline constexpr std::int64_t library_single_launch_max = AheadTile<T, LibraryAheadShape>::items;
 
 template <class T, class Ahead, bool Inclusive> constexpr const void* reduce_ahead_kernel_address() {
   return reinterpret_cast<const void*>(&reduce_ahead_scan_kernel<T, Ahead, Inclusive>);

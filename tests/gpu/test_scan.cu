@@ -128,7 +128,7 @@ using ScanTypes = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, st
 TYPED_TEST_SUITE(ScanLibraryTest, ScanTypes);
 
 std::vector<std::int64_t> library_sizes() {
-  std::vector<std::int64_t> sizes = {1, 2, 7, 33, 2047, 2048, 2049, 4096, 4097, 8191, 8192, 8193, 100003};
+  std::vector<std::int64_t> sizes = {1, 2, 7, 33, 2047, 2048, 2049, 4096, 4097, 8191, 8192, 8193, 16383, 16384, 16385, 100003};
   if (!small_mode()) {
     sizes.push_back((1 << 20) + 7);
     sizes.push_back(scan_detail::library_reduce_ahead_min + 7); // the reduce-ahead kernel
@@ -139,7 +139,8 @@ std::vector<std::int64_t> library_sizes() {
 TYPED_TEST(ScanLibraryTest, ExclusiveAndInclusiveInPlaceAndMisaligned) {
   using T = TypeParam;
   lab::Stream stream;
-  // Library tiles hold 8192 4-byte or 4096 8-byte elements.
+  // Tolerance depth from the look-back tile (8192 4-byte or 4096 8-byte elements): the smallest
+  // tile the library uses, so the loosest chain; the reduce-ahead chain is shorter.
   const std::int64_t tile = 16 / sizeof(T) * 8 * 256;
   for (const std::int64_t n : library_sizes()) {
     DeviceBuffer<T> in_buffer(n + 4), out_buffer(n + 4);
@@ -230,7 +231,7 @@ std::pair<int, int> captured_nodes(std::int64_t n) {
 }
 
 TEST(ScanLibrary, SmallSizesTakeOneLaunchAndNoScratch) {
-  constexpr std::int64_t tile = scan_detail::LibraryShape<int>::items; // 8192 int32
+  constexpr std::int64_t tile = scan_detail::library_single_launch_max<int>; // 16384 int32
   EXPECT_EQ(captured_nodes(1), std::make_pair(1, 0));
   EXPECT_EQ(captured_nodes(tile), std::make_pair(1, 0)); // one library tile
   EXPECT_EQ(captured_nodes(tile + 1), std::make_pair(1, 1)); // the kernel + zeroing the tile status
