@@ -52,7 +52,7 @@ def fmt(v, d=3):
 def tables(doc):
     data = sweep(doc)
     lines = ["| n | ladder::exclusive_scan ms | GB/s | best rung | ms | GB/s | CUB ms | CUB GB/s | "
-             "library / CUB | best / CUB | cudaMemcpy GB/s |",
+             "speedup of the library over CUB | of the best rung | cudaMemcpy GB/s |",
              "| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for n, rows in data.items():
         lib = rows.get("ladder::exclusive_scan", (None, None, ""))
