@@ -11,8 +11,8 @@
 // Compared with the three-phase scan (rung 5), which reads the input twice and writes the output
 // twice (about 4n element moves), this moves n in and n out: the minimum. H200, 2^28 int32: 2651
 // GB/s with 16 per thread (62% of the copy), 3079 with 32 per thread and the speculative first
-// load (72%), 3177 with the tile staged in shared memory (75%); CUB 3142 (74%). See docs/scan.md
-// for what limits it and what to try next.
+// load (72%), 3177 with the tile staged in shared memory (75%); CUB 3142 (74%). What limits it,
+// and the reduce-ahead scan that gets past it (src/scan/reduce_ahead_scan.cuh): docs/scan.md.
 #pragma once
 
 #include "core/bulk_copy.cuh"
@@ -601,10 +601,10 @@ void launch_lookback_scan_pipelined(const T* in, T* out, std::int64_t n, cudaStr
   LADDER_CUDA(launched);
 }
 
-// The library's choice per type: 256 threads, 16-byte accesses, 32 (4-byte) or 16 (8-byte)
-// elements per thread, speculative first load, aggregate published before the per-access scans
-// (lookback_v16_x32_early in the ladder). lookback_staged measured 3% faster at 2^28 but is not
-// the library's kernel yet: see docs/scan.md.
+// The library's look-back shape per type (below 2^22 elements, misaligned pointers, and wherever
+// the reduce-ahead kernel cannot be launched cooperatively): 256 threads, 16-byte accesses, 32
+// (4-byte) or 16 (8-byte) elements per thread, speculative first load, aggregate published before
+// the per-access scans (lookback_v16_x32_early in the ladder).
 template <class T> using LibraryShape = TileShape<256, 16 / sizeof(T), 8, false, true, kernel_early>;
 // The same tile with 1-element accesses, for pointers that are not both 16-byte aligned.
 template <class T> using LibraryScalarShape = TileShape<256, 1, 8 * (16 / sizeof(T)), false, true, kernel_early>;
