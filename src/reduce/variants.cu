@@ -312,14 +312,14 @@ template <class T> SeedKernel<T> pick_cascade_shuffle() { return cascade_shuffle
 enum class Grid { seed_256, occupancy };
 
 // Resident blocks per SM x SMs for a kernel, asked once per kernel (the study runs on one device).
-int occupancy_blocks(const void* kernel, int threads) {
+int occupancy_blocks(const void* kernel, int threads, std::size_t dynamic_shared = 0) {
   static std::mutex mutex;
   static std::map<const void*, int> cache;
   std::lock_guard lock(mutex);
   if (auto it = cache.find(kernel); it != cache.end())
     return it->second;
   int per_sm = 0, device = 0, sms = 0;
-  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_shared));
   LADDER_CUDA(cudaGetDevice(&device));
   LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const int blocks = std::max(1, per_sm) * sms;
@@ -368,11 +368,7 @@ void launch_ring(const T* in, std::int64_t n, T* out, void* scratch, std::size_t
   constexpr std::size_t shared = reduce_detail::ring_shared_bytes<ChunkBytes, Stages>();
   static const int grid = [&] {
     LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-    int per_sm = 0, device = 0, sms = 0;
-    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Threads, shared));
-    LADDER_CUDA(cudaGetDevice(&device));
-    LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return std::max(1, per_sm) * sms;
+    return occupancy_blocks(reinterpret_cast<const void*>(kernel), Threads, shared);
   }();
   const std::int64_t chunk_elements = ChunkBytes / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t blocks = std::clamp<std::int64_t>((n + chunk_elements - 1) / chunk_elements, 1, grid);

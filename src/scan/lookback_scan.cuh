@@ -53,6 +53,25 @@ __device__ __forceinline__ Access<T, W> scan_access(const T (&x)[W], T running) 
   return y;
 }
 
+// Exclusive prefix of each of this lane's accesses inside its warp's segment (the order is
+// access j, then lane: one warp scan per access, the total carried to the next); returns the
+// segment's total.
+template <class T, int W, int A>
+__device__ __forceinline__ T access_prefixes(const T (&x)[A][W], T (&before)[A], int lane) {
+  T carry = T(0);
+#pragma unroll
+  for (int j = 0; j < A; ++j) {
+    T sum = x[j][0];
+#pragma unroll
+    for (int k = 1; k < W; ++k)
+      sum += x[j][k];
+    T total;
+    before[j] = carry + lb::warp_exclusive_scan(sum, lane, total);
+    carry += total;
+  }
+  return carry;
+}
+
 // Stores access j of this lane in the warp segment starting at element `segment`: one 16-byte
 // store (evict-first when Streaming) in a full tile, else the elements below n one by one.
 template <bool Streaming, class T, int W>
@@ -150,34 +169,17 @@ __global__ void __launch_bounds__(Shape::threads)
 
   // Exclusive prefix of each access inside the warp's segment.
   T before[A];
-  T carry = T(0);
-#pragma unroll
-  for (int j = 0; j < A; ++j) {
-    T sum = x[j][0];
-#pragma unroll
-    for (int k = 1; k < W; ++k)
-      sum += x[j][k];
-    const T inclusive = lb::warp_inclusive_scan(sum, lane);
-    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
-    if (lane == 0)
-      exclusive = T(0);
-    before[j] = carry + exclusive;
-    carry += __shfl_sync(lb::full_mask, inclusive, 31);
-  }
+  const T carry = access_prefixes(x, before, lane);
   if (lane == 0)
     s_warp[warp] = carry;
   __syncthreads();
 
   // Warp 0: the warps' exclusive prefixes, the tile's aggregate, and the look-back.
   if (warp == 0) {
-    const T mine = lane < Shape::warps ? s_warp[lane] : T(0);
-    const T inclusive = lb::warp_inclusive_scan(mine, lane);
-    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
-    if (lane == 0)
-      exclusive = T(0);
+    T aggregate;
+    const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
     T tile_prefix = T(0);
     if constexpr (!SingleTile) {
-      const T aggregate = __shfl_sync(lb::full_mask, inclusive, Shape::warps - 1);
       const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
       tile_prefix = lb::tile_exclusive_prefix(status, tile, aggregate, lane);
     }
@@ -249,31 +251,9 @@ __global__ void __launch_bounds__(Shape::threads)
     s_warp[warp] = warp_total;
   __syncthreads();
 
-  auto access_scans = [&](T (&before)[A]) {
-    T carry = T(0);
-#pragma unroll
-    for (int j = 0; j < A; ++j) {
-      T sum = x[j][0];
-#pragma unroll
-      for (int k = 1; k < W; ++k)
-        sum += x[j][k];
-      const T inclusive = lb::warp_inclusive_scan(sum, lane);
-      T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
-      if (lane == 0)
-        exclusive = T(0);
-      before[j] = carry + exclusive;
-      carry += __shfl_sync(lb::full_mask, inclusive, 31);
-    }
-  };
-
-  T before[A];
   if (warp == 0) {
-    const T mine = lane < Shape::warps ? s_warp[lane] : T(0);
-    const T inclusive = lb::warp_inclusive_scan(mine, lane);
-    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
-    if (lane == 0)
-      exclusive = T(0);
-    const T aggregate = __shfl_sync(lb::full_mask, inclusive, Shape::warps - 1);
+    T aggregate;
+    const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
     const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
     if (lane == 0)
       status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, aggregate);
@@ -281,10 +261,10 @@ __global__ void __launch_bounds__(Shape::threads)
         tile == 0 ? T(0) : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
     if (lane < Shape::warps)
       s_prefix[lane] = tile_prefix + exclusive;
-    access_scans(before);
-  } else {
-    access_scans(before);
   }
+  // Warps 1.. scan their accesses while warp 0 walks back; warp 0 after its walk.
+  T before[A];
+  access_prefixes(x, before, lane);
   __syncthreads();
   const T warp_prefix = s_prefix[warp];
 
@@ -339,12 +319,9 @@ __device__ __forceinline__ void staged_scan_store(const Access<T, W>* seg, T war
 #pragma unroll
     for (int k = 1; k < W; ++k)
       sum += a.v[k];
-    const T inclusive = lb::warp_inclusive_scan(sum, lane);
-    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
-    if (lane == 0)
-      exclusive = T(0);
-    const T running = warp_prefix + exclusive;
-    warp_prefix += __shfl_sync(lb::full_mask, inclusive, 31);
+    T total;
+    const T running = warp_prefix + lb::warp_exclusive_scan(sum, lane, total);
+    warp_prefix += total;
     store_access<Shape::streaming>(out, segment, j, lane, scan_access<Inclusive>(a.v, running), full, n);
   }
 }
@@ -415,12 +392,8 @@ __global__ void __launch_bounds__(Shape::threads)
     s_warp[warp] = warp_total;
   __syncthreads();
   if (warp == 0) {
-    const T mine = lane < Shape::warps ? s_warp[lane] : T(0);
-    const T inclusive = lb::warp_inclusive_scan(mine, lane);
-    T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
-    if (lane == 0)
-      exclusive = T(0);
-    const T aggregate = __shfl_sync(lb::full_mask, inclusive, Shape::warps - 1);
+    T aggregate;
+    const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
     const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
     if (lane == 0)
       status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, aggregate);
@@ -519,20 +492,7 @@ __global__ void __launch_bounds__(Shape::threads)
     if (threadIdx.x == 0) // the next tile, claimed now; read by all after the barrier below
       s_tile[slot ^ 1] = static_cast<std::int64_t>(atomicAdd(counter, 1ull));
     T before[A];
-    T carry = T(0);
-#pragma unroll
-    for (int j = 0; j < A; ++j) {
-      T sum = x[j][0];
-#pragma unroll
-      for (int k = 1; k < W; ++k)
-        sum += x[j][k];
-      const T inclusive = lb::warp_inclusive_scan(sum, lane);
-      T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
-      if (lane == 0)
-        exclusive = T(0);
-      before[j] = carry + exclusive;
-      carry += __shfl_sync(lb::full_mask, inclusive, 31);
-    }
+    const T carry = access_prefixes(x, before, lane);
     __syncwarp(); // every lane of this warp has read last tile's s_warp[warp]
     if (lane == 0)
       s_warp[warp] = carry;
@@ -542,12 +502,8 @@ __global__ void __launch_bounds__(Shape::threads)
     if (next < tiles) // in flight during the look-back
       load(next, y);
     if (warp == 0) {
-      const T mine = lane < Shape::warps ? s_warp[lane] : T(0);
-      const T inclusive = lb::warp_inclusive_scan(mine, lane);
-      T exclusive = __shfl_up_sync(lb::full_mask, inclusive, 1);
-      if (lane == 0)
-        exclusive = T(0);
-      const T aggregate = __shfl_sync(lb::full_mask, inclusive, Shape::warps - 1);
+      T aggregate;
+      const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
       const T tile_prefix = lb::tile_exclusive_prefix(status, tile, aggregate, lane);
       if (lane < Shape::warps)
         s_warp[lane] = tile_prefix + exclusive;

@@ -163,10 +163,10 @@ __global__ void __launch_bounds__(Ahead::threads)
     const int s = static_cast<int>(k % S);
     exclusive = k == 0 ? window_sum(0, block) : exclusive + window_sum(tile_of(k - 1), grid);
     if (warp == 0) {
-      const T mine = lane < Warps ? s_warp_totals[s][lane] : T(0);
-      const T inclusive = lb::warp_inclusive_scan(mine, lane);
+      T tile_total;
+      const T before = lb::warp_exclusive_scan(lane < Warps ? s_warp_totals[s][lane] : T(0), lane, tile_total);
       if (lane < Warps)
-        s_prefix[lane] = exclusive + inclusive - mine;
+        s_prefix[lane] = exclusive + before;
     }
     __syncthreads();
     staged_scan_store<Tile, Inclusive>(segment_of(s), s_prefix[warp], out,

@@ -88,6 +88,15 @@ template <class T> __device__ __forceinline__ T warp_inclusive_scan(T v, int lan
   return v;
 }
 
+// Exclusive warp scan: the sum of the lanes below this one (0 in lane 0); `total` receives the
+// whole warp's sum in every lane.
+template <class T> __device__ __forceinline__ T warp_exclusive_scan(T v, int lane, T& total) {
+  const T inclusive = warp_inclusive_scan(v, lane);
+  total = __shfl_sync(full_mask, inclusive, 31);
+  const T below = __shfl_up_sync(full_mask, inclusive, 1);
+  return lane == 0 ? T(0) : below;
+}
+
 // 4-byte values: value and flag in one 8-byte word, written and read by a single access, so a
 // reader never pairs a new flag with an old value and needs no fence (relaxed, device scope).
 template <class T> struct PackedStatus32 {
