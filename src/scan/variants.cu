@@ -3,10 +3,10 @@
 // the exclusive sum. Rung 1, the sequential CPU scan, lives in reference.cpp and is timed by the
 // study on the host.
 //
-// Measured on an H200 (2026-11-21, bench/results/ladder-h200-2026-11-21-r3.md), int32 at 2^28
-// unless said: three_phase 847 GB/s (20% of the copy); lookback_v16 2612 (3.1x three_phase);
-// lookback_v16_x32_spec 3056 (0.99x CUB 3099); lookback_staged 3163 (1.02x); reduce_ahead_64k_s3_r2
-// 3897, the best rung (1.26x CUB, 92% of the copy 4228); the library on that shape 3901. One
+// Measured on an H200 (2026-11-21, bench/results/ladder-h200-2026-11-21-r4.md), int32 at 2^28
+// unless said: three_phase 846 GB/s (20% of the copy); lookback_v16 2609 (3.1x three_phase);
+// lookback_v16_x32_spec 3055 (0.99x CUB 3097); lookback_staged 3163 (1.02x); reduce_ahead_64k_s3_r2
+// 3927, the best rung (1.27x CUB, 93% of the copy 4231); the library on that shape 3929. One
 // block, n = 2048 (first run of the day): blelloch 7.3 us, blelloch_padded 6.0 us.
 #include "scan/lookback_scan.cuh"
 #include "scan/reduce_ahead_scan.cuh"
