@@ -71,6 +71,35 @@ template <class T> void check_arguments(const T* in, std::int64_t n, Op op) {
   check_op<T>(op);
 }
 
+// A per-device value of a kernel (resident blocks, cluster capacity), computed once per device
+// (ordinals above 63 are not cached).
+struct PerDevice {
+  std::array<std::atomic<int>, 64> values;
+  PerDevice() {
+    for (auto& v : values)
+      v.store(-1, std::memory_order_relaxed);
+  }
+  template <class Compute> int get(int device, Compute compute) {
+    if (device < 0 || device >= static_cast<int>(values.size()))
+      return compute();
+    int value = values[device].load(std::memory_order_relaxed);
+    if (value < 0) {
+      value = compute();
+      values[device].store(value, std::memory_order_relaxed);
+    }
+    return value;
+  }
+};
+
+int multiprocessors(int device) {
+  static PerDevice sms;
+  return sms.get(device, [&] {
+    int count = 0;
+    LADDER_CUDA(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    return count;
+  });
+}
+
 // --- per-stream scratch ------------------------------------------------------------------------
 
 constexpr std::size_t scratch_header_bytes = 256; // the counter, padded to keep partials aligned
@@ -78,7 +107,7 @@ constexpr int slots_per_multiprocessor = 32;      // partial slots: more than an
 
 struct Scratch {
   void* base = nullptr;
-  std::int64_t slots = 0; // partials it holds (8 bytes each)
+  std::int64_t slots = 0; // partials it holds (16 bytes each: finish_flagged's words)
 };
 
 struct StreamKey {
@@ -93,21 +122,6 @@ std::map<StreamKey, Scratch>& scratch_table() {
   // teardown. The driver reclaims it at exit.
   static auto* table = new std::map<StreamKey, Scratch>;
   return *table;
-}
-
-int multiprocessors(int device) {
-  static std::array<std::atomic<int>, 64> cache{};
-  if (device < 0 || device >= static_cast<int>(cache.size())) {
-    int sms = 0;
-    LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms;
-  }
-  int sms = cache[device].load(std::memory_order_relaxed);
-  if (sms == 0) {
-    LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    cache[device].store(sms, std::memory_order_relaxed);
-  }
-  return sms;
 }
 
 Scratch scratch_for(int device, cudaStream_t stream) {
@@ -128,48 +142,59 @@ Scratch scratch_for(int device, cudaStream_t stream) {
                              "cannot be captured into a graph; call it once before capturing");
   Scratch s;
   s.slots = static_cast<std::int64_t>(multiprocessors(device)) * slots_per_multiprocessor;
-  const std::size_t bytes = scratch_header_bytes + static_cast<std::size_t>(s.slots) * 8;
-  // Stream-ordered: no device-wide synchronization, and the zeroed counter is ready before the
-  // first kernel on this stream runs.
+  const std::size_t bytes = scratch_header_bytes + static_cast<std::size_t>(s.slots) * 16;
+  // Stream-ordered: no device-wide synchronization, and the zeroed counter and empty slots are
+  // ready before the first kernel on this stream runs. Every kernel that uses them leaves them so.
   LADDER_CUDA(cudaMallocAsync(&s.base, bytes, stream));
-  LADDER_CUDA(cudaMemsetAsync(s.base, 0, scratch_header_bytes, stream));
+  LADDER_CUDA(cudaMemsetAsync(s.base, 0, bytes, stream));
   table.emplace(key, s);
   return s;
 }
 
 // --- launch --------------------------------------------------------------------------------------
 
-template <class T, class OpT, class config> void launch_shape(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
-  constexpr auto kernel = tiled_reduce_kernel<T, OpT, config::threads, config::unroll,
-                                              config::load, config::split, true>;
-  int device = 0;
-  LADDER_CUDA(cudaGetDevice(&device));
-  // Resident blocks per SM for this kernel, asked once per device.
-  static std::array<std::atomic<int>, 64> resident{};
-  int per_sm = device < static_cast<int>(resident.size()) ? resident[device].load() : 0;
-  if (per_sm == 0) {
-    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, config::threads, 0));
-    per_sm = per_sm < 1 ? 1 : per_sm;
-    if (device < static_cast<int>(resident.size()))
-      resident[device].store(per_sm);
-  }
+// Every launch of the library: the flagged finish (one block skips it), so the per-stream scratch
+// is always left with a zero counter and empty slots.
+template <class T, class OpT, class config> constexpr auto library_kernel() {
+  return tiled_reduce_kernel<T, OpT, config::threads, config::unroll, config::load, config::split,
+                             Finish::flagged>;
+}
+
+// Many blocks; the per-stream scratch holds the counter and the flagged partials.
+template <class T, class OpT, class config>
+void launch_grid(const T* in, std::int64_t n, T* out, int device, cudaStream_t stream) {
+  constexpr auto kernel = library_kernel<T, OpT, config>();
+  static PerDevice resident; // blocks per SM
+  const int per_sm = resident.get(device, [&] {
+    int blocks = 0;
+    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, config::threads, 0));
+    return blocks < 1 ? 1 : blocks;
+  });
   const Scratch scratch = scratch_for(device, stream);
   std::int64_t max_blocks = static_cast<std::int64_t>(per_sm) * multiprocessors(device);
   if (max_blocks > scratch.slots)
     max_blocks = scratch.slots;
   const std::int64_t grid = tiled_grid<T>(n, config::threads, config::unroll, max_blocks);
   const ScratchView<T> view{static_cast<unsigned int*>(scratch.base),
-                            reinterpret_cast<T*>(static_cast<char*>(scratch.base) +
-                                                 scratch_header_bytes)};
+                            reinterpret_cast<T*>(static_cast<char*>(scratch.base) + scratch_header_bytes)};
   kernel<<<static_cast<unsigned int>(grid), config::threads, 0, stream>>>(in, n, out, view);
   LADDER_CUDA(cudaGetLastError());
 }
 
 template <class T, class OpT> void launch(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
+  if (n * static_cast<std::int64_t>(sizeof(T)) <= library_one_block_bytes) {
+    // One block covers n: no counter, no partials, no scratch, no host-side lookups.
+    constexpr auto kernel = library_kernel<T, OpT, library_one_block_config>();
+    kernel<<<1, library_one_block_config::threads, 0, stream>>>(in, n, out, ScratchView<T>{});
+    LADDER_CUDA(cudaGetLastError());
+    return;
+  }
+  int device = 0;
+  LADDER_CUDA(cudaGetDevice(&device));
   if (n >= library_large_min)
-    launch_shape<T, OpT, library_large_config>(in, n, out, stream);
+    launch_grid<T, OpT, library_large_config>(in, n, out, device, stream);
   else
-    launch_shape<T, OpT, library_small_config>(in, n, out, stream);
+    launch_grid<T, OpT, library_small_config>(in, n, out, device, stream);
 }
 
 template <class T> void dispatch(const T* in, std::int64_t n, Op op, T* out, cudaStream_t stream) {

@@ -6,6 +6,7 @@
 #include "core/bulk_copy.cuh"
 #include "ladder/reduce.hpp"
 
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -148,7 +149,7 @@ template <int Threads, class T, class Op> __device__ __forceinline__ T block_red
 
 template <class T> struct ScratchView {
   unsigned int* counter; // zero before a launch; left zero after it
-  T* partials;           // at least gridDim.x elements
+  T* partials;           // at least gridDim.x slots of 16 bytes, zero before a launch (flagged)
 };
 
 // --- the single-pass finish ------------------------------------------------------------------
@@ -184,6 +185,102 @@ __device__ __forceinline__ void finish_single_pass(T block_total, T* out, Scratc
   }
 }
 
+// --- the flagged finish --------------------------------------------------------------------------
+// finish_single_pass without the fence. Block b publishes its total as sizeof(T) / 4 64-bit words
+// {flag 1, 32 bits of the total}, each one single-copy-atomic store: a reader that sees a word's
+// flag sees its 32 bits, so no ordering against other stores is needed. The counter (relaxed) then
+// only elects the last block, which takes every word with an atomic exchange against 0 (reading it
+// and emptying the slot for the next launch on the stream), retrying a word whose store has not
+// landed yet; every block stored its words before it bumped the counter, so they all land. The
+// chain after a block's last load is one atomic round trip (the counter) and one exchange, where
+// the fenced finish first waits for its store to be acknowledged, then bumps, then loads.
+template <class T> constexpr int flagged_words() {
+  static_assert(sizeof(T) % 4 == 0, "whole 32-bit words");
+  return static_cast<int>(sizeof(T) / 4);
+}
+
+template <int Threads, class T, class Op>
+__device__ __forceinline__ void finish_flagged(T block_total, T* out, ScratchView<T> scratch, Op op) {
+  constexpr int Words = flagged_words<T>();
+  constexpr unsigned long long flag = 1ull << 32;
+  using Word = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0)
+      *out = block_total;
+    return;
+  }
+  auto* slots = reinterpret_cast<unsigned long long*>(scratch.partials);
+  __shared__ bool last_block;
+  if (threadIdx.x == 0) {
+    std::uint32_t bits[Words];
+    std::memcpy(bits, &block_total, sizeof(T));
+#pragma unroll
+    for (int w = 0; w < Words; ++w)
+      Word(slots[blockIdx.x * Words + w]).store(flag | bits[w], cuda::memory_order_relaxed);
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(*scratch.counter);
+    last_block = done.fetch_add(1u, cuda::memory_order_relaxed) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last_block)
+    return;
+  T total = Op::identity();
+  for (unsigned int b = threadIdx.x; b < gridDim.x; b += Threads) {
+    std::uint32_t bits[Words];
+#pragma unroll
+    for (int w = 0; w < Words; ++w) {
+      unsigned long long word;
+      do
+        word = Word(slots[b * Words + w]).exchange(0ull, cuda::memory_order_relaxed);
+      while ((word & flag) == 0);
+      bits[w] = static_cast<std::uint32_t>(word);
+    }
+    T value;
+    std::memcpy(&value, bits, sizeof(T));
+    total = op(total, value);
+  }
+  total = block_reduce<Threads>(total, op);
+  if (threadIdx.x == 0) {
+    *out = total;
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(*scratch.counter);
+    done.store(0u, cuda::memory_order_relaxed); // ready for the next launch on this stream
+  }
+}
+
+// --- the cluster finish --------------------------------------------------------------------------
+// For a grid that is one thread-block cluster (sm_90; at most max_cluster_blocks blocks, all
+// resident at once on one GPC). Block r stores its total straight into block 0's shared memory
+// (distributed shared memory), the cluster barrier (arrive.release / wait.acquire, in hardware)
+// makes the stores visible, and block 0's first warp folds them. No scratch, no counter, no
+// global round trip between the blocks: the chain after the last load is one shared-memory store
+// across the SM-to-SM network and one barrier. Blocks other than 0 may exit after the barrier:
+// nobody reads their shared memory.
+inline constexpr int max_cluster_blocks = 16; // H100/H200 with the non-portable size allowed
+
+template <int Threads, class T, class Op>
+__device__ __forceinline__ void finish_cluster(T block_total, T* out, Op op) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  __shared__ T cluster_totals[max_cluster_blocks];
+  cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0)
+    *cluster.map_shared_rank(&cluster_totals[cluster.block_rank()], 0) = block_total;
+  cluster.sync();
+  if (cluster.block_rank() == 0 && threadIdx.x < 32) {
+    const unsigned blocks = cluster.num_blocks();
+    T v = threadIdx.x < blocks ? cluster_totals[threadIdx.x] : Op::identity();
+    v = warp_reduce(v, op);
+    if (threadIdx.x == 0)
+      *out = v;
+  }
+#else
+  // Never launched below sm_90 (the host checks the compute capability first).
+  if (gridDim.x != 1)
+    __trap();
+  if (threadIdx.x == 0)
+    *out = block_total;
+#endif
+}
+
 // --- the tiled kernel ----------------------------------------------------------------------------
 //
 // Layout of `in`: a scalar head up to the first 16-byte boundary, a body of 16-byte vectors, and a
@@ -196,11 +293,13 @@ __device__ __forceinline__ void finish_single_pass(T block_total, T* out, Scratc
 //   even_share:  block b owns vectors [b * nvec / G, (b + 1) * nvec / G) and walks it in tiles of
 //                Threads * Unroll vectors (CUB's split): 0.2564 ms on the same run.
 //   tile_stride: block b reads whole tiles b + k G, each contiguous: 0.2430 ms.
+// Whatever the split, the round after the last full one is guarded, not a loop: its (up to Unroll)
+// loads are all in flight at once, where a loop of single loads would wait one memory latency
+// (about a microsecond) per vector. The scalar head and tail (at most one element of each per
+// thread) are loaded before the body and folded after it, so no thread's first vector load waits
+// on them.
 //
-// SinglePass = false: block b writes its total to partials[b] (a second launch finishes).
-// SinglePass = true: block b writes partials[b], then bumps `counter`; the block that sees the
-// count reach G is the last one, reads every partial, writes *out and resets the counter to 0 for
-// the next launch on the same stream. G = 1 writes *out directly.
+// The finish (the Finish template argument): see the enum.
 
 // How the 16-byte body is split among blocks.
 enum class Split {
@@ -209,81 +308,101 @@ enum class Split {
   tile_stride, // block b reads whole tiles b, b + G, b + 2G, ... (each tile contiguous)
 };
 
-template <class T, class Op, int Threads, int Unroll, LoadPolicy Load, Split Layout,
-          bool SinglePass>
+// How the block totals become one value.
+enum class Finish {
+  partials,   // block b writes partials[b]; a second launch (of the same kernel) folds them
+  last_block, // one launch: finish_single_pass (a counter; the last block folds the partials)
+  flagged,    // one launch: finish_flagged (the same without the fence; partials carry a flag)
+  cluster,    // one launch of one cluster: finish_cluster (block 0's shared memory, no scratch)
+};
+
+// Where the 16-byte body of `in` starts, how many vectors it holds, where the scalar tail starts.
+// An `in` not aligned to sizeof(T) has no body: head = tail_start = n.
+struct BodyLayout {
+  std::int64_t head, nvec, tail_start;
+  bool element_aligned;
+};
+template <class T> __device__ __forceinline__ BodyLayout body_layout(const T* in, std::int64_t n) {
+  constexpr int V = 16 / static_cast<int>(sizeof(T));
+  const auto address = reinterpret_cast<std::uintptr_t>(in);
+  if (address % sizeof(T) != 0)
+    return {n, 0, n, false};
+  const auto to_boundary = static_cast<std::int64_t>(((16 - address % 16) % 16) / sizeof(T));
+  const std::int64_t head = to_boundary < n ? to_boundary : n;
+  const std::int64_t nvec = (n - head) / V;
+  return {head, nvec, head + nvec * V, true};
+}
+
+// One round of up to Unroll vectors first, first + stride, ...: every load issued before any is
+// used. Guarded: only those below `limit` (the last, partial round).
+template <int Unroll, LoadPolicy Load, bool Guarded, class T, class Op>
+__device__ __forceinline__ T fold_round(const int4* body, std::int64_t first, std::int64_t stride,
+                                        std::int64_t limit, T acc, Op op) {
+  int4 buffer[Unroll];
+#pragma unroll
+  for (int u = 0; u < Unroll; ++u)
+    if (!Guarded || first + u * stride < limit)
+      buffer[u] = load16<Load>(body + first + u * stride);
+#pragma unroll
+  for (int u = 0; u < Unroll; ++u)
+    if (!Guarded || first + u * stride < limit)
+      acc = op(acc, reduce_vector<T>(buffer[u], op));
+  return acc;
+}
+
+template <class T, class Op, int Threads, int Unroll, LoadPolicy Load, Split Layout, Finish End>
 __global__ __launch_bounds__(Threads) void tiled_reduce_kernel(const T* in, std::int64_t n, T* out,
                                                                ScratchView<T> scratch) {
-  constexpr int V = 16 / static_cast<int>(sizeof(T));
   constexpr std::int64_t Tile = static_cast<std::int64_t>(Threads) * Unroll;
   const Op op;
-  const auto address = reinterpret_cast<std::uintptr_t>(in);
-  std::int64_t head = n; // elements before the first 16-byte boundary (all of them if misaligned)
-  if (address % sizeof(T) == 0) {
-    const auto to_boundary = static_cast<std::int64_t>(((16 - address % 16) % 16) / sizeof(T));
-    head = to_boundary < n ? to_boundary : n;
-  }
-  const std::int64_t nvec = (n - head) / V;
-  const std::int64_t tail_start = head + nvec * V;
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * Threads + threadIdx.x;
   const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * Threads;
+  const BodyLayout layout = body_layout(in, n);
+  const std::int64_t nvec = layout.nvec;
+  const int4* body = reinterpret_cast<const int4*>(in + layout.head);
 
   T acc = Op::identity();
-  for (std::int64_t i = thread; i < head; i += threads)
-    acc = op(acc, in[i]);
-  for (std::int64_t i = tail_start + thread; i < n; i += threads)
-    acc = op(acc, in[i]);
+  T head_value = Op::identity(), tail_value = Op::identity();
+  if (!layout.element_aligned) {
+    for (std::int64_t i = thread; i < n; i += threads) // no body: every element a scalar load
+      acc = op(acc, in[i]);
+  } else {
+    if (thread < layout.head) // head and tail are < V <= threads elements: one load each at most
+      head_value = in[thread];
+    if (layout.tail_start + thread < n)
+      tail_value = in[layout.tail_start + thread];
+  }
 
-  const int4* body = reinterpret_cast<const int4*>(in + head);
   if constexpr (Layout == Split::even_share) {
     const std::int64_t begin = nvec * blockIdx.x / gridDim.x;
     const std::int64_t end = nvec * (blockIdx.x + 1) / gridDim.x;
     std::int64_t v = begin;
-    for (; v + Tile <= end; v += Tile) {
-      int4 buffer[Unroll];
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u)
-        buffer[u] = load16<Load>(body + v + u * Threads + threadIdx.x);
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u)
-        acc = op(acc, reduce_vector<T>(buffer[u], op));
-    }
-    for (std::int64_t i = v + threadIdx.x; i < end; i += Threads)
-      acc = op(acc, reduce_vector<T>(load16<Load>(body + i), op));
+    for (; v + Tile <= end; v += Tile)
+      acc = fold_round<Unroll, Load, false>(body, v + threadIdx.x, Threads, end, acc, op);
+    acc = fold_round<Unroll, Load, true>(body, v + threadIdx.x, Threads, end, acc, op);
   } else if constexpr (Layout == Split::tile_stride) {
     const std::int64_t full_tiles = nvec / Tile;
-    for (std::int64_t t = blockIdx.x; t < full_tiles; t += gridDim.x) {
-      const int4* tile = body + t * Tile + threadIdx.x;
-      int4 buffer[Unroll];
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u)
-        buffer[u] = load16<Load>(tile + u * Threads);
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u)
-        acc = op(acc, reduce_vector<T>(buffer[u], op));
-    }
-    for (std::int64_t i = full_tiles * Tile + thread; i < nvec; i += threads)
-      acc = op(acc, reduce_vector<T>(load16<Load>(body + i), op));
+    for (std::int64_t t = blockIdx.x; t < full_tiles; t += gridDim.x)
+      acc = fold_round<Unroll, Load, false>(body, t * Tile + threadIdx.x, Threads, nvec, acc, op);
+    acc = fold_round<Unroll, Load, true>(body, full_tiles * Tile + thread, threads, nvec, acc, op);
   } else {
     std::int64_t v = thread;
-    for (; v + (Unroll - 1) * threads < nvec; v += Unroll * threads) {
-      int4 buffer[Unroll];
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u)
-        buffer[u] = load16<Load>(body + v + u * threads);
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u)
-        acc = op(acc, reduce_vector<T>(buffer[u], op));
-    }
-    for (; v < nvec; v += threads)
-      acc = op(acc, reduce_vector<T>(load16<Load>(body + v), op));
+    for (; v + (Unroll - 1) * threads < nvec; v += Unroll * threads)
+      acc = fold_round<Unroll, Load, false>(body, v, threads, nvec, acc, op);
+    acc = fold_round<Unroll, Load, true>(body, v, threads, nvec, acc, op);
   }
+  acc = op(op(head_value, acc), tail_value);
 
   const T block_total = block_reduce<Threads>(acc, op);
-  if constexpr (!SinglePass) {
+  if constexpr (End == Finish::partials) {
     if (threadIdx.x == 0)
       scratch.partials[blockIdx.x] = block_total;
-  } else {
+  } else if constexpr (End == Finish::last_block) {
     finish_single_pass<Threads>(block_total, out, scratch, op);
+  } else if constexpr (End == Finish::flagged) {
+    finish_flagged<Threads>(block_total, out, scratch, op);
+  } else {
+    finish_cluster<Threads>(block_total, out, op);
   }
 }
 
@@ -303,19 +422,11 @@ template <class T, class Op, int Threads, int ChunkBytes, int Stages>
 __global__ __launch_bounds__(Threads) void ring_reduce_kernel(const T* in, std::int64_t n, T* out,
                                                               ScratchView<T> scratch) {
   static_assert(ChunkBytes % (16 * Threads) == 0, "whole vectors per thread per chunk");
-  constexpr int V = 16 / static_cast<int>(sizeof(T));
   constexpr std::int64_t ChunkVectors = ChunkBytes / 16;
   extern __shared__ __align__(128) unsigned char ring[];
   __shared__ alignas(8) std::uint64_t landed[Stages];
   const Op op;
-  const auto address = reinterpret_cast<std::uintptr_t>(in);
-  std::int64_t head = n;
-  if (address % sizeof(T) == 0) {
-    const auto to_boundary = static_cast<std::int64_t>(((16 - address % 16) % 16) / sizeof(T));
-    head = to_boundary < n ? to_boundary : n;
-  }
-  const std::int64_t nvec = (n - head) / V;
-  const std::int64_t tail_start = head + nvec * V;
+  [[maybe_unused]] const auto [head, nvec, tail_start, element_aligned] = body_layout(in, n);
   const std::int64_t chunks = nvec / ChunkVectors;
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * Threads + threadIdx.x;
   const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * Threads;
@@ -368,8 +479,9 @@ inline std::int64_t tiled_grid(std::int64_t n, int threads, int unroll, std::int
   return blocks < max_blocks ? blocks : max_blocks;
 }
 
-// For the tile-stride split: as few blocks as keep the same number of rounds, so the last round
-// of tiles is (nearly) full instead of a few blocks working while the rest wait.
+// As few blocks as keep the same number of rounds, so the last round of tiles is (nearly) full
+// instead of a few threads loading while the rest have finished (the memory system then drains
+// at full occupancy instead of one latency at a trickle).
 template <class T>
 inline std::int64_t balanced_grid(std::int64_t n, int threads, int unroll, std::int64_t max_blocks) {
   const std::int64_t blocks = tiled_grid<T>(n, threads, unroll, max_blocks);
@@ -379,6 +491,57 @@ inline std::int64_t balanced_grid(std::int64_t n, int threads, int unroll, std::
     return blocks;
   const std::int64_t rounds = (tiles + blocks - 1) / blocks;
   return (tiles + rounds - 1) / rounds;
+}
+
+// --- one-cluster launches (sm_90) ---------------------------------------------------------------
+
+// The largest grid of `kernel` (with `threads` per block) that runs as one cluster on this device:
+// at most max_cluster_blocks (16 needs the non-portable opt-in, granted on H100 and H200); 0 below
+// sm_90 or where no cluster fits.
+template <class Kernel> int cluster_capacity(Kernel kernel, int threads) {
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 9) {
+    cudaGetLastError();
+    return 0;
+  }
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
+    cudaGetLastError(); // portable sizes (up to 8) still work
+  for (int size = max_cluster_blocks; size >= 2; --size) {
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(size);
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(size));
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters >= 1)
+      return size;
+    cudaGetLastError();
+  }
+  return 0;
+}
+
+// `blocks` blocks as one cluster (blocks <= cluster_capacity of the kernel).
+template <class T, class Op, int Threads, int Unroll, LoadPolicy Load, Split Layout>
+cudaError_t launch_one_cluster(const T* in, std::int64_t n, T* out, unsigned blocks, cudaStream_t stream) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = blocks;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(Threads);
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, tiled_reduce_kernel<T, Op, Threads, Unroll, Load, Layout, Finish::cluster>,
+                            in, n, out, ScratchView<T>{});
 }
 
 } // namespace ladder::reduce_detail

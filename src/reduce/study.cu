@@ -244,17 +244,21 @@ double empty_launch_us(const RunContext& ctx, Stream& stream) {
 std::vector<Table> sweep(const RunContext& ctx, Pools& pools, int from_log2, int to_log2, Stream& stream) {
   std::vector<Table> tables;
   std::vector<std::string> summary = {
-      "sweep summary (median us per call; ratio = ladder / CUB, < 1 is faster; the library takes "
-      "single_pass's shape below 2^22, single_pass_1024's from 2^22):",
-      "n | int32 ladder | int32 CUB | ratio | float ladder | float CUB | ratio | int32 single_pass | "
-      "int32 single_pass_1024"};
+      "sweep summary (median us per call; ratio = ladder / CUB, < 1 is faster; the library's shape "
+      "by size: include/ladder/reduce.hpp):"};
   double worst_small = 0;
-  // The library and CUB (rows 0 and 1), then the two rungs whose launch shapes the library takes.
+  // The library and CUB (rows 0 and 1), then the rungs whose launch shapes the library chooses
+  // between (their int32 times are the summary's last columns).
   std::vector<const ReduceVariant*> rows;
-  for (std::string_view name : {"ladder::reduce", "cub::DeviceReduce::Sum", "single_pass", "single_pass_1024"})
+  for (std::string_view name : {"ladder::reduce", "cub::DeviceReduce::Sum", "single_pass", "single_pass_1024",
+                                "flagged_finish", "flagged_finish_1024", "one_cluster"})
     for (const ReduceVariant& v : reduce_variants())
       if (v.name == name)
         rows.push_back(&v);
+  std::string header = "n | int32 ladder | int32 CUB | ratio | float ladder | float CUB | ratio";
+  for (std::size_t r = 2; r < rows.size(); ++r)
+    header += " | int32 " + std::string(rows[r]->name);
+  summary.push_back(header);
   for (int k = from_log2; k <= to_log2; ++k) {
     const std::int64_t n = std::int64_t{1} << k;
     if (n > pools.elements)
@@ -290,9 +294,14 @@ std::vector<Table> sweep(const RunContext& ctx, Pools& pools, int from_log2, int
     };
     char line[200];
     const double ri = us(0, 0) / us(1, 0), rf = us(0, 1) / us(1, 1);
-    std::snprintf(line, sizeof line, "%s | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f | %.2f | %.2f",
-                  pow2_label(n).c_str(), us(0, 0), us(1, 0), ri, us(0, 1), us(1, 1), rf, us(2, 0), us(3, 0));
-    summary.push_back(line);
+    std::snprintf(line, sizeof line, "%s | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f", pow2_label(n).c_str(),
+                  us(0, 0), us(1, 0), ri, us(0, 1), us(1, 1), rf);
+    std::string summary_line = line;
+    for (std::size_t r = 2; r < table.rows.size(); ++r) {
+      std::snprintf(line, sizeof line, " | %.2f", us(r, 0));
+      summary_line += line;
+    }
+    summary.push_back(summary_line);
     if (k <= 20)
       worst_small = std::max({worst_small, ri, rf});
     tables.push_back(std::move(table));

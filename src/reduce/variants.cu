@@ -29,6 +29,7 @@ namespace ladder::lab {
 namespace {
 
 using reduce_detail::LoadPolicy;
+using reduce_detail::Finish;
 using reduce_detail::ScratchView;
 using reduce_detail::Split;
 using reduce_detail::Sum;
@@ -309,7 +310,9 @@ template <class T> SeedKernel<T> pick_cascade_shuffle() { return cascade_shuffle
 // 3.32x (fill every SM), loads_in_flight 1.03x, single_pass 1.01x (one launch; 1.30x at 2^22).
 // single_pass and the rungs after it are variations of it (docs/reduction.md).
 
-enum class Grid { seed_256, occupancy };
+// The grid: seed 001's 256 blocks, or the resident blocks (occupancy API) x SMs; `balanced` then
+// drops blocks that do not cut the number of rounds (reduce_detail::balanced_grid).
+enum class Grid { seed_256, occupancy, balanced };
 
 // Resident blocks per SM x SMs for a kernel, asked once per kernel (the study runs on one device).
 int occupancy_blocks(const void* kernel, int threads, std::size_t dynamic_shared = 0) {
@@ -330,20 +333,23 @@ int occupancy_blocks(const void* kernel, int threads, std::size_t dynamic_shared
 constexpr std::int64_t tiled_max_partials = 65536;
 constexpr std::size_t tiled_header_bytes = 256;
 
-template <class T, int Threads, int Unroll, LoadPolicy Load, Split Layout, Grid Rule, bool OnePass>
+template <class T, int Threads, int Unroll, LoadPolicy Load, Split Layout, Grid Rule, Finish End>
 void launch_tiled(const T* in, std::int64_t n, T* out, void* scratch, std::size_t, cudaStream_t stream) {
   using reduce_detail::tiled_reduce_kernel;
-  constexpr auto first = tiled_reduce_kernel<T, Sum<T>, Threads, Unroll, Load, Layout, false>;
-  constexpr auto finish = tiled_reduce_kernel<T, Sum<T>, Threads, Unroll, Load, Layout, true>;
-  const auto sized_by = reinterpret_cast<const void*>(OnePass ? finish : first);
+  static_assert(End != Finish::cluster, "one-cluster rungs launch through launch_cluster");
+  constexpr auto first = tiled_reduce_kernel<T, Sum<T>, Threads, Unroll, Load, Layout, Finish::partials>;
+  constexpr auto finish = tiled_reduce_kernel<T, Sum<T>, Threads, Unroll, Load, Layout,
+                                             End == Finish::partials ? Finish::last_block : End>;
+  constexpr bool one_pass = End != Finish::partials;
+  const auto sized_by = reinterpret_cast<const void*>(one_pass ? finish : first);
   std::int64_t max_blocks = Rule == Grid::seed_256 ? seed_cascade_blocks : occupancy_blocks(sized_by, Threads);
   max_blocks = std::min(max_blocks, tiled_max_partials);
-  const std::int64_t grid = Layout == Split::tile_stride
+  const std::int64_t grid = Rule == Grid::balanced
                                 ? reduce_detail::balanced_grid<T>(n, Threads, Unroll, max_blocks)
                                 : reduce_detail::tiled_grid<T>(n, Threads, Unroll, max_blocks);
   const ScratchView<T> view{static_cast<unsigned int*>(scratch),
                             reinterpret_cast<T*>(static_cast<char*>(scratch) + tiled_header_bytes)};
-  if (OnePass || grid == 1) {
+  if (one_pass || grid == 1) {
     finish<<<static_cast<unsigned>(grid), Threads, 0, stream>>>(in, n, out, view);
     check_launch("tiled_reduce_kernel (single pass)");
     return;
@@ -354,10 +360,35 @@ void launch_tiled(const T* in, std::int64_t n, T* out, void* scratch, std::size_
   check_launch("tiled_reduce_kernel (finish)");
 }
 
-template <int Threads, int Unroll, LoadPolicy Load, Split Layout, bool OnePass>
+template <int Threads, int Unroll, LoadPolicy Load, Split Layout, Finish End>
 const void* tiled_address() {
   return reinterpret_cast<const void*>(
-      reduce_detail::tiled_reduce_kernel<int, Sum<int>, Threads, Unroll, Load, Layout, OnePass>);
+      reduce_detail::tiled_reduce_kernel<int, Sum<int>, Threads, Unroll, Load, Layout, End>);
+}
+
+// The one-cluster rungs: as many blocks as one round of tiles needs, up to the largest cluster the
+// device runs (16 on H100/H200), launched as one cluster; below sm_90 they report unsupported.
+template <int Threads, int Unroll> int cluster_blocks() {
+  static const int capacity = reduce_detail::cluster_capacity(
+      reduce_detail::tiled_reduce_kernel<int, Sum<int>, Threads, Unroll, LoadPolicy::ldg, Split::grid_stride, Finish::cluster>,
+      Threads);
+  return capacity;
+}
+
+template <class T, int Threads, int Unroll>
+void launch_cluster(const T* in, std::int64_t n, T* out, void*, std::size_t, cudaStream_t stream) {
+  static const int capacity = reduce_detail::cluster_capacity(
+      reduce_detail::tiled_reduce_kernel<T, Sum<T>, Threads, Unroll, LoadPolicy::ldg, Split::grid_stride, Finish::cluster>,
+      Threads);
+  if (capacity == 0)
+    throw std::runtime_error("one-cluster rung: this device runs no thread-block cluster (needs sm_90)");
+  const std::int64_t blocks = reduce_detail::tiled_grid<T>(n, Threads, Unroll, capacity);
+  LADDER_CUDA((reduce_detail::launch_one_cluster<T, Sum<T>, Threads, Unroll, LoadPolicy::ldg, Split::grid_stride>(
+      in, n, out, static_cast<unsigned>(blocks), stream)));
+}
+
+template <int Threads, int Unroll> const char* cluster_unsupported(std::int64_t) {
+  return cluster_blocks<Threads, Unroll>() == 0 ? "needs thread-block clusters (sm_90)" : nullptr;
 }
 
 // The ring rungs: a persistent grid (resident blocks with the ring's shared memory) of the ring
@@ -415,7 +446,7 @@ std::size_t seed_scratch(std::int64_t n) {
 }
 
 std::size_t tiled_scratch(std::int64_t) {
-  return tiled_header_bytes + static_cast<std::size_t>(tiled_max_partials) * 8;
+  return tiled_header_bytes + static_cast<std::size_t>(tiled_max_partials) * 16; // flagged: 16 B a slot
 }
 
 std::size_t no_scratch(std::int64_t) { return 0; }
@@ -446,6 +477,7 @@ std::span<const ReduceVariant> reduce_variants() {
   using L = LoadPolicy;
   using S = Split;
   using G = Grid;
+  using F = Finish;
   static const std::array variants = {
       ReduceVariant{"interleaved_divergent", "tid % (2s) picks the adding threads: divergent warps, slow modulo",
                     "Kernel 1: interleaved addressing with divergent branching", false, seed_indices, seed_scratch,
@@ -483,54 +515,68 @@ std::span<const ReduceVariant> reduce_variants() {
                     levels_elements<cascade_per_block, seed_cascade_blocks>, address(cascade_shuffle_kernel<int, B>), B},
       ReduceVariant{"vector16", "16-byte loads (scalar head/tail: any alignment, any n), 64-bit indices",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, B, 1, L::ldg, S::grid_stride, G::seed_256, false>,
-                    launch_tiled<float, B, 1, L::ldg, S::grid_stride, G::seed_256, false>,
-                    nullptr, tiled_address<B, 1, L::ldg, S::grid_stride, false>(), B},
+                    launch_tiled<int, B, 1, L::ldg, S::grid_stride, G::seed_256, F::partials>,
+                    launch_tiled<float, B, 1, L::ldg, S::grid_stride, G::seed_256, F::partials>,
+                    nullptr, tiled_address<B, 1, L::ldg, S::grid_stride, F::partials>(), B},
       ReduceVariant{"occupancy_grid", "grid = resident blocks per SM (occupancy API) x SMs instead of 256",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, B, 1, L::ldg, S::grid_stride, G::occupancy, false>,
-                    launch_tiled<float, B, 1, L::ldg, S::grid_stride, G::occupancy, false>,
-                    nullptr, tiled_address<B, 1, L::ldg, S::grid_stride, false>(), B},
+                    launch_tiled<int, B, 1, L::ldg, S::grid_stride, G::occupancy, F::partials>,
+                    launch_tiled<float, B, 1, L::ldg, S::grid_stride, G::occupancy, F::partials>,
+                    nullptr, tiled_address<B, 1, L::ldg, S::grid_stride, F::partials>(), B},
       ReduceVariant{"loads_in_flight", "256 threads, 4 independent 16-byte loads per thread before the first add",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, false>,
-                    launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, false>,
-                    nullptr, tiled_address<256, 4, L::ldg, S::grid_stride, false>(), 256},
+                    launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::partials>,
+                    launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::partials>,
+                    nullptr, tiled_address<256, 4, L::ldg, S::grid_stride, F::partials>(), 256},
       ReduceVariant{"single_pass", "last block done: the block that finishes last adds the partials; one launch",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, true>,
-                    launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, true>,
-                    nullptr, tiled_address<256, 4, L::ldg, S::grid_stride, true>(), 256},
+                    launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    nullptr, tiled_address<256, 4, L::ldg, S::grid_stride, F::last_block>(), 256},
       ReduceVariant{"single_pass_even_share", "single_pass, but each block streams one contiguous range (CUB's split)",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, 256, 4, L::ldg, S::even_share, G::occupancy, true>,
-                    launch_tiled<float, 256, 4, L::ldg, S::even_share, G::occupancy, true>,
-                    nullptr, tiled_address<256, 4, L::ldg, S::even_share, true>(), 256},
+                    launch_tiled<int, 256, 4, L::ldg, S::even_share, G::occupancy, F::last_block>,
+                    launch_tiled<float, 256, 4, L::ldg, S::even_share, G::occupancy, F::last_block>,
+                    nullptr, tiled_address<256, 4, L::ldg, S::even_share, F::last_block>(), 256},
       ReduceVariant{"single_pass_l2_256B", "single_pass with loads that skip L1 and ask L2 for 256-byte blocks",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, 256, 4, L::l2_prefetch, S::grid_stride, G::occupancy, true>,
-                    launch_tiled<float, 256, 4, L::l2_prefetch, S::grid_stride, G::occupancy, true>,
-                    nullptr, tiled_address<256, 4, L::l2_prefetch, S::grid_stride, true>(), 256},
+                    launch_tiled<int, 256, 4, L::l2_prefetch, S::grid_stride, G::occupancy, F::last_block>,
+                    launch_tiled<float, 256, 4, L::l2_prefetch, S::grid_stride, G::occupancy, F::last_block>,
+                    nullptr, tiled_address<256, 4, L::l2_prefetch, S::grid_stride, F::last_block>(), 256},
       ReduceVariant{"single_pass_unroll8", "single_pass with 8 loads in flight per thread (more bytes per SM)",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, 256, 8, L::ldg, S::grid_stride, G::occupancy, true>,
-                    launch_tiled<float, 256, 8, L::ldg, S::grid_stride, G::occupancy, true>,
-                    nullptr, tiled_address<256, 8, L::ldg, S::grid_stride, true>(), 256},
+                    launch_tiled<int, 256, 8, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    launch_tiled<float, 256, 8, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    nullptr, tiled_address<256, 8, L::ldg, S::grid_stride, F::last_block>(), 256},
       ReduceVariant{"single_pass_1024", "single_pass with 1024-thread blocks: 4x fewer partials and counter bumps",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, 1024, 4, L::ldg, S::grid_stride, G::occupancy, true>,
-                    launch_tiled<float, 1024, 4, L::ldg, S::grid_stride, G::occupancy, true>,
-                    nullptr, tiled_address<1024, 4, L::ldg, S::grid_stride, true>(), 1024},
+                    launch_tiled<int, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    launch_tiled<float, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    nullptr, tiled_address<1024, 4, L::ldg, S::grid_stride, F::last_block>(), 1024},
       ReduceVariant{"single_pass_1024_unroll8", "single_pass_1024 with 8 loads in flight per thread",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, 1024, 8, L::ldg, S::grid_stride, G::occupancy, true>,
-                    launch_tiled<float, 1024, 8, L::ldg, S::grid_stride, G::occupancy, true>,
-                    nullptr, tiled_address<1024, 8, L::ldg, S::grid_stride, true>(), 1024},
+                    launch_tiled<int, 1024, 8, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    launch_tiled<float, 1024, 8, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    nullptr, tiled_address<1024, 8, L::ldg, S::grid_stride, F::last_block>(), 1024},
       ReduceVariant{"single_pass_512", "single_pass with 512-thread blocks",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, 512, 4, L::ldg, S::grid_stride, G::occupancy, true>,
-                    launch_tiled<float, 512, 4, L::ldg, S::grid_stride, G::occupancy, true>,
-                    nullptr, tiled_address<512, 4, L::ldg, S::grid_stride, true>(), 512},
+                    launch_tiled<int, 512, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    launch_tiled<float, 512, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+                    nullptr, tiled_address<512, 4, L::ldg, S::grid_stride, F::last_block>(), 512},
+      ReduceVariant{"flagged_finish", "single_pass, but each partial carries its own ready flag: no fence before the counter",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::flagged>,
+                    launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::flagged>,
+                    nullptr, tiled_address<256, 4, L::ldg, S::grid_stride, F::flagged>(), 256},
+      ReduceVariant{"flagged_finish_1024", "flagged_finish with 1024-thread blocks",
+                    "", false, any_n, tiled_scratch,
+                    launch_tiled<int, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::flagged>,
+                    launch_tiled<float, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::flagged>,
+                    nullptr, tiled_address<1024, 4, L::ldg, S::grid_stride, F::flagged>(), 1024},
+      ReduceVariant{"one_cluster", "small inputs: one cluster of up to 16 1024-thread blocks; totals meet in block 0's shared memory (no counter, no scratch)",
+                    "", false, cluster_unsupported<1024, 4>, no_scratch,
+                    launch_cluster<int, 1024, 4>, launch_cluster<float, 1024, 4>,
+                    nullptr, tiled_address<1024, 4, L::ldg, S::grid_stride, F::cluster>(), 1024},
       ReduceVariant{"ring_512_32k_x6", "bulk copies through a ring of 6 32 KB chunks in shared memory; 512 threads, 1 block per SM",
                     "", false, any_n, tiled_scratch,
                     launch_ring<int, 512, 32768, 6>, launch_ring<float, 512, 32768, 6>,
@@ -548,9 +594,9 @@ std::span<const ReduceVariant> reduce_variants() {
                     reduce_detail::ring_shared_bytes<16384, 6>()},
       ReduceVariant{"single_pass_tile_stride", "blocks take whole 16 KiB tiles round robin; grid balanced to full rounds",
                     "", false, any_n, tiled_scratch,
-                    launch_tiled<int, 256, 4, L::ldg, S::tile_stride, G::occupancy, true>,
-                    launch_tiled<float, 256, 4, L::ldg, S::tile_stride, G::occupancy, true>,
-                    nullptr, tiled_address<256, 4, L::ldg, S::tile_stride, true>(), 256},
+                    launch_tiled<int, 256, 4, L::ldg, S::tile_stride, G::balanced, F::last_block>,
+                    launch_tiled<float, 256, 4, L::ldg, S::tile_stride, G::balanced, F::last_block>,
+                    nullptr, tiled_address<256, 4, L::ldg, S::tile_stride, F::last_block>(), 256},
       ReduceVariant{"ladder::reduce", "the library call: single pass, per-stream scratch, any type/op/alignment",
                     "", false, any_n, no_scratch, launch_library<int>, launch_library<float>, nullptr, nullptr, 0},
       ReduceVariant{"cub::DeviceReduce::Sum", "CUB (CCCL) with its temporary storage allocated beforehand",

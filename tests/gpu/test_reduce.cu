@@ -14,6 +14,7 @@
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
 #include "ladder/reduce.hpp"
+#include "reduce/api_config.hpp"
 #include "reduce/reference.hpp"
 #include "reduce/variants.hpp"
 
@@ -38,6 +39,19 @@ std::vector<std::int64_t> test_sizes() {
     sizes.push_back((std::int64_t{1} << 20) + 3);
     sizes.push_back(1000003); // prime
   }
+  return sizes;
+}
+
+// The rungs' sizes plus both sides of every size at which ladder::reduce changes its launch (one
+// block, 256-thread blocks, 1024-thread blocks: src/reduce/api_config.hpp), so each path and each
+// switch is hit.
+template <class T> std::vector<std::int64_t> library_sizes() {
+  std::vector<std::int64_t> sizes = test_sizes();
+  std::vector<std::int64_t> switches = {reduce_detail::library_one_block_bytes / static_cast<std::int64_t>(sizeof(T))};
+  if (!small_mode())
+    switches.push_back(reduce_detail::library_large_min);
+  for (const std::int64_t n : switches)
+    sizes.insert(sizes.end(), {n - 1, n, n + 1});
   return sizes;
 }
 
@@ -176,7 +190,7 @@ TYPED_TEST(ReduceLibraryTest, EveryOperatorSizeAndAlignment) {
   for (const Op op : all_ops) {
     if (!op_applies<T>(op))
       continue;
-    for (const std::int64_t n : test_sizes()) {
+    for (const std::int64_t n : library_sizes<T>()) {
       const auto host = make_data<T>(n, op, rng);
       for (const std::int64_t offset : {0, 1}) {
         Placed<T> in(host, offset, stream);
@@ -247,6 +261,35 @@ TEST(ReduceLibrary, FloatSumIsRepeatable) {
   const float a = ladder::reduce(in.data(), n, Op::sum, static_cast<cudaStream_t>(stream));
   const float b = ladder::reduce(in.data(), n, Op::sum, static_cast<cudaStream_t>(stream));
   EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << a << " vs " << b;
+}
+
+// One stream's scratch serves every type and operator in turn: each multi-block call must leave
+// the counter at zero and every partial slot empty (4-byte types fill one 8-byte word per slot,
+// 8-byte types two), or the next call, of another width, would read a stale flag.
+template <class T> void check_one_call(Op op, std::int64_t n, std::mt19937_64& rng, cudaStream_t stream) {
+  const auto host = make_data<T>(n, op, rng);
+  Placed<T> in(host, 0, stream);
+  DeviceBuffer<T> out(1);
+  lab::poison(out.data(), sizeof(T), stream);
+  ladder::reduce(in.data, n, op, out.data(), stream);
+  T got{};
+  ASSERT_EQ(cudaMemcpyAsync(&got, out.data(), sizeof(T), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  expect_close<T>(got, host, op, std::string("n=") + std::to_string(n) + " op " + std::to_string(static_cast<int>(op)));
+}
+
+TEST(ReduceLibrary, TypesOfBothWidthsTakeTurnsOnOneStream) {
+  lab::Stream stream;
+  auto rng = seeded_rng("seed");
+  const std::int64_t n = small_mode() ? 40000 : (std::int64_t{1} << 20) + 3; // many blocks
+  for (int round = 0; round < 3; ++round) {
+    check_one_call<std::int32_t>(Op::sum, n, rng, stream);
+    check_one_call<double>(Op::max, n + round, rng, stream);
+    check_one_call<float>(Op::sum, n, rng, stream);
+    check_one_call<std::uint64_t>(Op::bit_or, n - round, rng, stream);
+    check_one_call<std::int64_t>(Op::sum, n / 3, rng, stream);
+    check_one_call<std::uint32_t>(Op::min, n / 7, rng, stream);
+  }
 }
 
 // Several host threads, each with its own stream, plus two threads sharing one stream: the
