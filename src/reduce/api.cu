@@ -157,7 +157,7 @@ Scratch scratch_for(int device, cudaStream_t stream) {
 // is always left with a zero counter and empty slots.
 template <class T, class OpT, class config> constexpr auto library_kernel() {
   return tiled_reduce_kernel<T, OpT, config::threads, config::unroll, config::load, config::split,
-                             Finish::flagged>;
+                             Finish::polled>;
 }
 
 // Many blocks; the per-stream scratch holds the counter and the flagged partials.
@@ -182,10 +182,18 @@ void launch_grid(const T* in, std::int64_t n, T* out, int device, cudaStream_t s
 }
 
 template <class T, class OpT> void launch(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
-  if (n * static_cast<std::int64_t>(sizeof(T)) <= library_one_block_bytes) {
-    // One block covers n: no counter, no partials, no scratch, no host-side lookups.
-    constexpr auto kernel = library_kernel<T, OpT, library_one_block_config>();
-    kernel<<<1, library_one_block_config::threads, 0, stream>>>(in, n, out, ScratchView<T>{});
+  // One block covers n: no partials, no scratch, no host-side lookups. The smaller block where it
+  // suffices: a 1024-thread block takes longer to start and to fold than a 256-thread one.
+  const std::int64_t bytes = n * static_cast<std::int64_t>(sizeof(T));
+  if (bytes <= library_one_block_bytes<library_small_config>) {
+    library_kernel<T, OpT, library_small_config>()<<<1, library_small_config::threads, 0, stream>>>(
+        in, n, out, ScratchView<T>{});
+    LADDER_CUDA(cudaGetLastError());
+    return;
+  }
+  if (bytes <= library_one_block_bytes<library_large_config>) {
+    library_kernel<T, OpT, library_large_config>()<<<1, library_large_config::threads, 0, stream>>>(
+        in, n, out, ScratchView<T>{});
     LADDER_CUDA(cudaGetLastError());
     return;
   }

@@ -19,11 +19,11 @@ template <int Threads> struct library_shape {
   static constexpr LoadPolicy load = LoadPolicy::ldg;
   static constexpr Split split = Split::grid_stride;
 };
-// Up to one round of one 1024-thread block (64 KiB): one block, nothing to combine across blocks.
-using library_one_block_config = library_shape<1024>;
-inline constexpr std::int64_t library_one_block_bytes = std::int64_t{1024} * 4 * 16;
 using library_large_config = library_shape<1024>;
 using library_small_config = library_shape<256>;
+// Bytes one block of a shape covers in one round: up to there the library launches one block.
+template <class Shape>
+inline constexpr std::int64_t library_one_block_bytes = std::int64_t{Shape::threads} * Shape::unroll * 16;
 inline constexpr std::int64_t library_large_min = std::int64_t{1} << 22; // elements
 
 } // namespace ladder::reduce_detail

@@ -185,64 +185,113 @@ __device__ __forceinline__ void finish_single_pass(T block_total, T* out, Scratc
   }
 }
 
-// --- the flagged finish --------------------------------------------------------------------------
-// finish_single_pass without the fence. Block b publishes its total as sizeof(T) / 4 64-bit words
-// {flag 1, 32 bits of the total}, each one single-copy-atomic store: a reader that sees a word's
-// flag sees its 32 bits, so no ordering against other stores is needed. The counter (relaxed) then
-// only elects the last block, which takes every word with an atomic exchange against 0 (reading it
-// and emptying the slot for the next launch on the stream), retrying a word whose store has not
-// landed yet; every block stored its words before it bumped the counter, so they all land. The
-// chain after a block's last load is one atomic round trip (the counter) and one exchange, where
-// the fenced finish first waits for its store to be acknowledged, then bumps, then loads.
+// --- the flagged finishes ------------------------------------------------------------------------
+// Block b publishes its total as sizeof(T) / 4 64-bit words {flag 1, 32 bits of the total}, each
+// one single-copy-atomic store: a reader that sees a word's flag sees its 32 bits, so no ordering
+// against other stores (no fence) is needed. The reader takes each word with an atomic exchange
+// against 0, which also empties the slot for the next launch on the stream, and retries a word
+// whose store has not landed yet. Partials are folded in block order whoever reads them, so a
+// float result does not depend on which block finishes.
 template <class T> constexpr int flagged_words() {
   static_assert(sizeof(T) % 4 == 0, "whole 32-bit words");
   return static_cast<int>(sizeof(T) / 4);
 }
+inline constexpr unsigned long long partial_ready = 1ull << 32;
+using SlotWord = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+using Counter = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>;
 
+template <class T> __device__ __forceinline__ void publish_partial(ScratchView<T> scratch, unsigned block, T value) {
+  constexpr int Words = flagged_words<T>();
+  auto* slots = reinterpret_cast<unsigned long long*>(scratch.partials) + block * Words;
+  std::uint32_t bits[Words];
+  std::memcpy(bits, &value, sizeof(T));
+#pragma unroll
+  for (int w = 0; w < Words; ++w)
+    SlotWord(slots[w]).store(partial_ready | bits[w], cuda::memory_order_relaxed);
+}
+
+template <class T> __device__ __forceinline__ T take_partial(ScratchView<T> scratch, unsigned block) {
+  constexpr int Words = flagged_words<T>();
+  auto* slots = reinterpret_cast<unsigned long long*>(scratch.partials) + block * Words;
+  std::uint32_t bits[Words];
+#pragma unroll
+  for (int w = 0; w < Words; ++w) {
+    unsigned long long word;
+    do
+      word = SlotWord(slots[w]).exchange(0ull, cuda::memory_order_relaxed);
+    while ((word & partial_ready) == 0);
+    bits[w] = static_cast<std::uint32_t>(word);
+  }
+  T value;
+  std::memcpy(&value, bits, sizeof(T));
+  return value;
+}
+
+// Every block's partial, in block order, folded by the whole block; valid in thread 0.
+template <int Threads, class T, class Op>
+__device__ __forceinline__ T take_all_partials(ScratchView<T> scratch, Op op) {
+  T total = Op::identity();
+  for (unsigned int b = threadIdx.x; b < gridDim.x; b += Threads)
+    total = op(total, take_partial(scratch, b));
+  return block_reduce<Threads>(total, op);
+}
+
+// finish_single_pass without the fence: every block publishes, then bumps the counter (relaxed:
+// it only elects the last block); the last one takes all partials. Every block stored its words
+// before it bumped, so they all land. After a block's last load: the counter's round trip, then
+// the exchanges, where the fenced finish waits for its store's acknowledgement first.
 template <int Threads, class T, class Op>
 __device__ __forceinline__ void finish_flagged(T block_total, T* out, ScratchView<T> scratch, Op op) {
-  constexpr int Words = flagged_words<T>();
-  constexpr unsigned long long flag = 1ull << 32;
-  using Word = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
   if (gridDim.x == 1) {
     if (threadIdx.x == 0)
       *out = block_total;
     return;
   }
-  auto* slots = reinterpret_cast<unsigned long long*>(scratch.partials);
   __shared__ bool last_block;
   if (threadIdx.x == 0) {
-    std::uint32_t bits[Words];
-    std::memcpy(bits, &block_total, sizeof(T));
-#pragma unroll
-    for (int w = 0; w < Words; ++w)
-      Word(slots[blockIdx.x * Words + w]).store(flag | bits[w], cuda::memory_order_relaxed);
-    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(*scratch.counter);
-    last_block = done.fetch_add(1u, cuda::memory_order_relaxed) == gridDim.x - 1;
+    publish_partial(scratch, blockIdx.x, block_total);
+    last_block = Counter(*scratch.counter).fetch_add(1u, cuda::memory_order_relaxed) == gridDim.x - 1;
   }
   __syncthreads();
   if (!last_block)
     return;
-  T total = Op::identity();
-  for (unsigned int b = threadIdx.x; b < gridDim.x; b += Threads) {
-    std::uint32_t bits[Words];
-#pragma unroll
-    for (int w = 0; w < Words; ++w) {
-      unsigned long long word;
-      do
-        word = Word(slots[b * Words + w]).exchange(0ull, cuda::memory_order_relaxed);
-      while ((word & flag) == 0);
-      bits[w] = static_cast<std::uint32_t>(word);
-    }
-    T value;
-    std::memcpy(&value, bits, sizeof(T));
-    total = op(total, value);
-  }
-  total = block_reduce<Threads>(total, op);
+  const T total = take_all_partials<Threads>(scratch, op);
   if (threadIdx.x == 0) {
     *out = total;
-    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(*scratch.counter);
-    done.store(0u, cuda::memory_order_relaxed); // ready for the next launch on this stream
+    Counter(*scratch.counter).store(0u, cuda::memory_order_relaxed); // for the next launch
+  }
+}
+
+// The polled finish: no round trip after the last load but the exchanges. Each block takes a
+// ticket when it starts (start_ticket: the atomic is in flight while the block loads); the block
+// with the last ticket knows every other block is already running, so it may wait for their
+// partials without depending on blocks that have no SM yet, and it does: publish, then take all.
+// The others publish and leave.
+template <class T> __device__ __forceinline__ unsigned start_ticket(ScratchView<T> scratch) {
+  if (gridDim.x == 1 || threadIdx.x != 0)
+    return 0;
+  return Counter(*scratch.counter).fetch_add(1u, cuda::memory_order_relaxed);
+}
+
+template <int Threads, class T, class Op>
+__device__ __forceinline__ void finish_polled(T block_total, unsigned ticket, T* out, ScratchView<T> scratch, Op op) {
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0)
+      *out = block_total;
+    return;
+  }
+  __shared__ bool finisher;
+  if (threadIdx.x == 0) {
+    publish_partial(scratch, blockIdx.x, block_total);
+    finisher = ticket == gridDim.x - 1;
+  }
+  __syncthreads(); // also makes thread 0's own slot visible to the block's other threads
+  if (!finisher)
+    return;
+  const T total = take_all_partials<Threads>(scratch, op);
+  if (threadIdx.x == 0) {
+    *out = total;
+    Counter(*scratch.counter).store(0u, cuda::memory_order_relaxed); // every ticket is taken
   }
 }
 
@@ -313,6 +362,7 @@ enum class Finish {
   partials,   // block b writes partials[b]; a second launch (of the same kernel) folds them
   last_block, // one launch: finish_single_pass (a counter; the last block folds the partials)
   flagged,    // one launch: finish_flagged (the same without the fence; partials carry a flag)
+  polled,     // one launch: finish_polled (the last block to start waits for the flagged partials)
   cluster,    // one launch of one cluster: finish_cluster (block 0's shared memory, no scratch)
 };
 
@@ -357,6 +407,10 @@ __global__ __launch_bounds__(Threads) void tiled_reduce_kernel(const T* in, std:
   const Op op;
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * Threads + threadIdx.x;
   const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * Threads;
+  // The polled finish's ticket: issued first, used last, so its round trip hides behind the loads.
+  [[maybe_unused]] unsigned ticket = 0;
+  if constexpr (End == Finish::polled)
+    ticket = start_ticket(scratch);
   const BodyLayout layout = body_layout(in, n);
   const std::int64_t nvec = layout.nvec;
   const int4* body = reinterpret_cast<const int4*>(in + layout.head);
@@ -401,6 +455,8 @@ __global__ __launch_bounds__(Threads) void tiled_reduce_kernel(const T* in, std:
     finish_single_pass<Threads>(block_total, out, scratch, op);
   } else if constexpr (End == Finish::flagged) {
     finish_flagged<Threads>(block_total, out, scratch, op);
+  } else if constexpr (End == Finish::polled) {
+    finish_polled<Threads>(block_total, ticket, out, scratch, op);
   } else {
     finish_cluster<Threads>(block_total, out, op);
   }

@@ -47,7 +47,10 @@ std::vector<std::int64_t> test_sizes() {
 // switch is hit.
 template <class T> std::vector<std::int64_t> library_sizes() {
   std::vector<std::int64_t> sizes = test_sizes();
-  std::vector<std::int64_t> switches = {reduce_detail::library_one_block_bytes / static_cast<std::int64_t>(sizeof(T))};
+  constexpr auto element = static_cast<std::int64_t>(sizeof(T));
+  std::vector<std::int64_t> switches = {
+      reduce_detail::library_one_block_bytes<reduce_detail::library_small_config> / element,
+      reduce_detail::library_one_block_bytes<reduce_detail::library_large_config> / element};
   if (!small_mode())
     switches.push_back(reduce_detail::library_large_min);
   for (const std::int64_t n : switches)
