@@ -1,12 +1,13 @@
-// ladder::reduce: argument checks, then one launch of the single-pass tiled kernel (the best rungs
-// of the ladder, src/reduce/kernels.cuh; the shape by size, src/reduce/api_config.hpp) with a
-// grid sized from the occupancy API.
+// ladder::reduce: argument checks, then one launch of the tiled kernel (src/reduce/kernels.cuh) in
+// the shape chosen by size (src/reduce/api_config.hpp): one block when one round of one block
+// covers n, else a grid sized from the occupancy API with the polled finish.
 //
-// Scratch: the last-block-done finish needs a counter that is zero when the kernel starts. The
-// kernel leaves it at zero, so one scratch block per stream serves every call on that stream
-// (calls on one stream run in order). Different streams get different blocks, keyed by the
-// stream's unique id (cudaStreamGetId: never reused, unlike a handle), so concurrent calls never
-// share a counter. No per-call allocation or memset: one launch is the whole call.
+// Scratch: the polled finish needs a ticket counter that is zero and partial slots that are empty
+// when the kernel starts; the kernel leaves them so. One scratch block per stream therefore serves
+// every call on that stream, whatever its type or operator (calls on one stream run in order).
+// Different streams get different blocks, keyed by the stream's unique id (cudaStreamGetId: never
+// reused, unlike a handle), so concurrent calls never share a counter. No per-call allocation or
+// memset: one launch is the whole call.
 #include "ladder/error.hpp"
 #include "ladder/reduce.hpp"
 #include "reduce/api_config.hpp"

@@ -1,12 +1,13 @@
 // The launch shapes behind ladder::reduce, chosen from the ladder's measured rungs (see
-// docs/reduction.md and bench/results/reduce-*.md, ladder-h200-*.md). Both are the tiled kernel
-// with 4 independent 16-byte loads per thread per round, the grid-stride split, a grid of
-// (resident blocks per SM from the occupancy API) x SMs and the single-pass finish:
-//  - from 2^22 elements, rung `single_pass_1024` (1024-thread blocks). H200, 2^28 int32, one
-//    run: 1024 threads 0.2356 ms, 256 threads 0.2374 ms, CUB 0.2399 ms; even share 0.2506 ms;
-//    the L2::256B hint 0.2584 ms.
-//  - below, rung `single_pass` (256-thread blocks): at these sizes a call is a few rounds of
-//    loads, and 4 times as many blocks spread a small input over 4 times as many SMs.
+// docs/reduction.md and bench/results/ladder-h200-*.md). All are the tiled kernel with 4
+// independent 16-byte loads per thread per round and the grid-stride split:
+//  - up to one round of one block (16 KiB for 256 threads, 64 KiB for 1024): one block, no
+//    partials. A 256-thread block where it suffices: it starts and folds faster than 1024 threads.
+//  - above, (resident blocks per SM from the occupancy API) x SMs blocks with the polled finish
+//    (rungs polled_finish below 2^22 elements, polled_finish_1024 from 2^22): 1024-thread blocks
+//    stream the large inputs best (H200 2^28 int32, one run: 1024 threads 0.2356 ms, 256 threads
+//    0.2374 ms, CUB 0.2399 ms), 4 times as many 256-thread blocks spread a small input over 4 times
+//    as many SMs.
 #pragma once
 
 #include "reduce/kernels.cuh"

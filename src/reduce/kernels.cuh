@@ -188,9 +188,9 @@ __device__ __forceinline__ void finish_single_pass(T block_total, T* out, Scratc
 // --- the flagged finishes ------------------------------------------------------------------------
 // Block b publishes its total as sizeof(T) / 4 64-bit words {flag 1, 32 bits of the total}, each
 // one single-copy-atomic store: a reader that sees a word's flag sees its 32 bits, so no ordering
-// against other stores (no fence) is needed. The reader takes each word with an atomic exchange
-// against 0, which also empties the slot for the next launch on the stream, and retries a word
-// whose store has not landed yet. Partials are folded in block order whoever reads them, so a
+// against other stores (no fence) is needed. The one reader polls each word until its flag is set,
+// then stores 0 (the slot is empty for the next launch on the stream; nobody else touches it
+// within this launch). Partials are folded in block order whoever reads them, so a
 // float result does not depend on which block finishes.
 template <class T> constexpr int flagged_words() {
   static_assert(sizeof(T) % 4 == 0, "whole 32-bit words");
@@ -217,9 +217,10 @@ template <class T> __device__ __forceinline__ T take_partial(ScratchView<T> scra
 #pragma unroll
   for (int w = 0; w < Words; ++w) {
     unsigned long long word;
-    do
-      word = SlotWord(slots[w]).exchange(0ull, cuda::memory_order_relaxed);
+    do // a load, not an atomic exchange, while waiting: a plain L2 read, and no write per try
+      word = SlotWord(slots[w]).load(cuda::memory_order_relaxed);
     while ((word & partial_ready) == 0);
+    SlotWord(slots[w]).store(0ull, cuda::memory_order_relaxed); // only the reader touches it now
     bits[w] = static_cast<std::uint32_t>(word);
   }
   T value;
@@ -239,7 +240,7 @@ __device__ __forceinline__ T take_all_partials(ScratchView<T> scratch, Op op) {
 // finish_single_pass without the fence: every block publishes, then bumps the counter (relaxed:
 // it only elects the last block); the last one takes all partials. Every block stored its words
 // before it bumped, so they all land. After a block's last load: the counter's round trip, then
-// the exchanges, where the fenced finish waits for its store's acknowledgement first.
+// the slot reads, where the fenced finish waits for its store's acknowledgement first.
 template <int Threads, class T, class Op>
 __device__ __forceinline__ void finish_flagged(T block_total, T* out, ScratchView<T> scratch, Op op) {
   if (gridDim.x == 1) {
@@ -262,7 +263,7 @@ __device__ __forceinline__ void finish_flagged(T block_total, T* out, ScratchVie
   }
 }
 
-// The polled finish: no round trip after the last load but the exchanges. Each block takes a
+// The polled finish: no round trip after the last load but the slot reads. Each block takes a
 // ticket when it starts (start_ticket: the atomic is in flight while the block loads); the block
 // with the last ticket knows every other block is already running, so it may wait for their
 // partials without depending on blocks that have no SM yet, and it does: publish, then take all.
@@ -400,8 +401,21 @@ __device__ __forceinline__ T fold_round(const int4* body, std::int64_t first, st
   return acc;
 }
 
+// Full occupancy (2048 threads per SM) is part of the design: for 4-byte elements and up to 4
+// loads in flight the registers are capped so that every shape keeps it (32 per thread). Left
+// alone, ptxas gave the polled finish 46 registers, one 1024-thread block per SM instead of two,
+// and 2^28 int32 ran 1.5 us slower (H200). Left uncapped, where 32 registers would spill: 8-byte
+// elements (8-40 bytes), 8 loads in flight (16 vectors of 16 bytes cannot fit), the even-share
+// split (40 registers: its range bounds), and the one-cluster grid (at most 16 blocks: occupancy
+// is not its limit).
+template <class T, int Threads, int Unroll, Split Layout, Finish End>
+inline constexpr int tiled_min_blocks = sizeof(T) == 4 && Unroll <= 4 && Layout != Split::even_share &&
+                                                End != Finish::cluster && Threads < 2048
+                                            ? 2048 / Threads
+                                            : 1;
+
 template <class T, class Op, int Threads, int Unroll, LoadPolicy Load, Split Layout, Finish End>
-__global__ __launch_bounds__(Threads) void tiled_reduce_kernel(const T* in, std::int64_t n, T* out,
+__global__ __launch_bounds__(Threads, tiled_min_blocks<T, Threads, Unroll, Layout, End>) void tiled_reduce_kernel(const T* in, std::int64_t n, T* out,
                                                                ScratchView<T> scratch) {
   constexpr std::int64_t Tile = static_cast<std::int64_t>(Threads) * Unroll;
   const Op op;

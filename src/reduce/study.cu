@@ -251,7 +251,7 @@ std::vector<Table> sweep(const RunContext& ctx, Pools& pools, int from_log2, int
   // between (their int32 times are the summary's last columns).
   std::vector<const ReduceVariant*> rows;
   for (std::string_view name : {"ladder::reduce", "cub::DeviceReduce::Sum", "single_pass", "single_pass_1024",
-                                "flagged_finish", "flagged_finish_1024", "polled_finish", "polled_finish_1024", "one_cluster"})
+                                "flagged_finish", "polled_finish", "polled_finish_1024", "one_cluster"})
     for (const ReduceVariant& v : reduce_variants())
       if (v.name == name)
         rows.push_back(&v);
