@@ -15,8 +15,9 @@
 //
 // One kernel launch per call. The asynchronous overload never synchronizes; the host-value
 // overload waits for its stream. Calls from several host threads and streams at once are safe:
-// the library keeps a small scratch block (counter + per-block partials, a few KiB) per stream
-// that ever called it, allocated stream-ordered on first use and kept until the process exits.
+// the library keeps a small scratch block (a counter + flagged per-block partials, 68 KiB on a
+// 132-SM GPU) per stream that ever called it, allocated stream-ordered on first use and kept
+// until the process exits; an input of up to 64 KiB takes one block and does not touch it.
 // A CUDA graph that holds a reduce must not be replayed concurrently with itself.
 //
 // Errors: std::invalid_argument (negative n, null `in` with n > 0, null `out_device`, a bitwise
