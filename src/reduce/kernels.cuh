@@ -152,23 +152,17 @@ template <class T> struct ScratchView {
   T* partials;           // at least gridDim.x slots of 16 bytes, zero before a launch (flagged)
 };
 
-// A grid of one block: its total is the result (every finish starts here).
-template <class T> __device__ __forceinline__ bool one_block_result(T block_total, T* out) {
-  if (gridDim.x != 1)
-    return false;
-  if (threadIdx.x == 0)
-    *out = block_total;
-  return true;
-}
-
 // --- the single-pass finish ------------------------------------------------------------------
 // Every block has its total in thread 0. Block b writes partials[b], then bumps `counter`; the
 // block that sees the count reach G is the last one, reads every partial, writes *out and resets
 // the counter to 0 for the next launch on the same stream. G = 1 writes *out directly.
 template <int Threads, class T, class Op>
 __device__ __forceinline__ void finish_single_pass(T block_total, T* out, ScratchView<T> scratch, Op op) {
-  if (one_block_result(block_total, out))
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0)
+      *out = block_total;
     return;
+  }
   __shared__ bool last_block;
   if (threadIdx.x == 0) {
     scratch.partials[blockIdx.x] = block_total;
@@ -249,8 +243,11 @@ __device__ __forceinline__ T take_all_partials(ScratchView<T> scratch, Op op) {
 // the slot reads, where the fenced finish waits for its store's acknowledgement first.
 template <int Threads, class T, class Op>
 __device__ __forceinline__ void finish_flagged(T block_total, T* out, ScratchView<T> scratch, Op op) {
-  if (one_block_result(block_total, out))
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0)
+      *out = block_total;
     return;
+  }
   __shared__ bool last_block;
   if (threadIdx.x == 0) {
     publish_partial(scratch, blockIdx.x, block_total);
@@ -279,8 +276,11 @@ template <class T> __device__ __forceinline__ unsigned start_ticket(ScratchView<
 
 template <int Threads, class T, class Op>
 __device__ __forceinline__ void finish_polled(T block_total, unsigned ticket, T* out, ScratchView<T> scratch, Op op) {
-  if (one_block_result(block_total, out))
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0)
+      *out = block_total;
     return;
+  }
   __shared__ bool finisher;
   if (threadIdx.x == 0) {
     publish_partial(scratch, blockIdx.x, block_total);
