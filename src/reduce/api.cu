@@ -182,22 +182,20 @@ void launch_grid(const T* in, std::int64_t n, T* out, int device, cudaStream_t s
   LADDER_CUDA(cudaGetLastError());
 }
 
+template <class T, class OpT, class config>
+void launch_one_block(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
+  library_kernel<T, OpT, config>()<<<1, config::threads, 0, stream>>>(in, n, out, ScratchView<T>{});
+  LADDER_CUDA(cudaGetLastError());
+}
+
 template <class T, class OpT> void launch(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
   // One block covers n: no partials, no scratch, no host-side lookups. The smaller block where it
   // suffices: a 1024-thread block takes longer to start and to fold than a 256-thread one.
   const std::int64_t bytes = n * static_cast<std::int64_t>(sizeof(T));
-  if (bytes <= library_one_block_bytes<library_small_config>) {
-    library_kernel<T, OpT, library_small_config>()<<<1, library_small_config::threads, 0, stream>>>(
-        in, n, out, ScratchView<T>{});
-    LADDER_CUDA(cudaGetLastError());
-    return;
-  }
-  if (bytes <= library_one_block_bytes<library_large_config>) {
-    library_kernel<T, OpT, library_large_config>()<<<1, library_large_config::threads, 0, stream>>>(
-        in, n, out, ScratchView<T>{});
-    LADDER_CUDA(cudaGetLastError());
-    return;
-  }
+  if (bytes <= library_one_block_bytes<library_small_config>)
+    return launch_one_block<T, OpT, library_small_config>(in, n, out, stream);
+  if (bytes <= library_one_block_bytes<library_large_config>)
+    return launch_one_block<T, OpT, library_large_config>(in, n, out, stream);
   int device = 0;
   LADDER_CUDA(cudaGetDevice(&device));
   if (n >= library_large_min)

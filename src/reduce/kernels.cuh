@@ -1,6 +1,7 @@
 // The building blocks of the rungs beyond the seeds and of ladder::reduce: the operators, the
-// 16-byte loads, the shuffle-based block reduction and the tiled kernel with its optional
-// single-pass (last block done) finish. Shared by src/reduce/variants.cu and src/reduce/api.cu.
+// 16-byte loads, the shuffle-based block reduction, the finishes that make a launch single-pass
+// (last block done, flagged, polled, one cluster), the tiled kernel and the bulk-copy ring kernel.
+// Shared by src/reduce/variants.cu and src/reduce/api.cu.
 #pragma once
 
 #include "core/bulk_copy.cuh"
@@ -152,17 +153,23 @@ template <class T> struct ScratchView {
   T* partials;           // at least gridDim.x slots of 16 bytes, zero before a launch (flagged)
 };
 
+// A grid of one block: its total is the result (every multi-block finish starts here).
+template <class T> __device__ __forceinline__ bool one_block_result(T block_total, T* out) {
+  if (gridDim.x != 1)
+    return false;
+  if (threadIdx.x == 0)
+    *out = block_total;
+  return true;
+}
+
 // --- the single-pass finish ------------------------------------------------------------------
 // Every block has its total in thread 0. Block b writes partials[b], then bumps `counter`; the
 // block that sees the count reach G is the last one, reads every partial, writes *out and resets
 // the counter to 0 for the next launch on the same stream. G = 1 writes *out directly.
 template <int Threads, class T, class Op>
 __device__ __forceinline__ void finish_single_pass(T block_total, T* out, ScratchView<T> scratch, Op op) {
-  if (gridDim.x == 1) {
-    if (threadIdx.x == 0)
-      *out = block_total;
+  if (one_block_result(block_total, out))
     return;
-  }
   __shared__ bool last_block;
   if (threadIdx.x == 0) {
     scratch.partials[blockIdx.x] = block_total;
@@ -243,11 +250,8 @@ __device__ __forceinline__ T take_all_partials(ScratchView<T> scratch, Op op) {
 // the slot reads, where the fenced finish waits for its store's acknowledgement first.
 template <int Threads, class T, class Op>
 __device__ __forceinline__ void finish_flagged(T block_total, T* out, ScratchView<T> scratch, Op op) {
-  if (gridDim.x == 1) {
-    if (threadIdx.x == 0)
-      *out = block_total;
+  if (one_block_result(block_total, out))
     return;
-  }
   __shared__ bool last_block;
   if (threadIdx.x == 0) {
     publish_partial(scratch, blockIdx.x, block_total);
@@ -276,11 +280,8 @@ template <class T> __device__ __forceinline__ unsigned start_ticket(ScratchView<
 
 template <int Threads, class T, class Op>
 __device__ __forceinline__ void finish_polled(T block_total, unsigned ticket, T* out, ScratchView<T> scratch, Op op) {
-  if (gridDim.x == 1) {
-    if (threadIdx.x == 0)
-      *out = block_total;
+  if (one_block_result(block_total, out))
     return;
-  }
   __shared__ bool finisher;
   if (threadIdx.x == 0) {
     publish_partial(scratch, blockIdx.x, block_total);
@@ -565,6 +566,26 @@ inline std::int64_t balanced_grid(std::int64_t n, int threads, int unroll, std::
 
 // --- one-cluster launches (sm_90) ---------------------------------------------------------------
 
+// The launch configuration of `blocks` blocks as one cluster, for cudaLaunchKernelEx and the
+// occupancy calls. `config` points at the struct's own attribute: neither copied nor moved.
+struct OneClusterLaunch {
+  cudaLaunchAttribute attribute{};
+  cudaLaunchConfig_t config{};
+  OneClusterLaunch(unsigned blocks, unsigned threads, cudaStream_t stream) {
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = blocks;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  OneClusterLaunch(const OneClusterLaunch&) = delete;
+  OneClusterLaunch& operator=(const OneClusterLaunch&) = delete;
+};
+
 // The largest grid of `kernel` (with `threads` per block) that runs as one cluster on this device:
 // at most max_cluster_blocks (16 needs the non-portable opt-in, granted on H100 and H200); 0 below
 // sm_90 or where no cluster fits.
@@ -578,18 +599,9 @@ template <class Kernel> int cluster_capacity(Kernel kernel, int threads) {
   if (cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
     cudaGetLastError(); // portable sizes (up to 8) still work
   for (int size = max_cluster_blocks; size >= 2; --size) {
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = static_cast<unsigned>(size);
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(size));
-    config.blockDim = dim3(static_cast<unsigned>(threads));
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    const OneClusterLaunch launch(static_cast<unsigned>(size), static_cast<unsigned>(threads), nullptr);
     int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters >= 1)
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch.config) == cudaSuccess && clusters >= 1)
       return size;
     cudaGetLastError();
   }
@@ -599,18 +611,8 @@ template <class Kernel> int cluster_capacity(Kernel kernel, int threads) {
 // `blocks` blocks as one cluster (blocks <= cluster_capacity of the kernel).
 template <class T, class Op, int Threads, int Unroll, LoadPolicy Load, Split Layout>
 cudaError_t launch_one_cluster(const T* in, std::int64_t n, T* out, unsigned blocks, cudaStream_t stream) {
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = blocks;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(blocks);
-  config.blockDim = dim3(Threads);
-  config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, tiled_reduce_kernel<T, Op, Threads, Unroll, Load, Layout, Finish::cluster>,
+  const OneClusterLaunch launch(blocks, Threads, stream);
+  return cudaLaunchKernelEx(&launch.config, tiled_reduce_kernel<T, Op, Threads, Unroll, Load, Layout, Finish::cluster>,
                             in, n, out, ScratchView<T>{});
 }
 

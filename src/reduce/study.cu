@@ -245,7 +245,7 @@ std::vector<Table> sweep(const RunContext& ctx, Pools& pools, int from_log2, int
   std::vector<Table> tables;
   std::vector<std::string> summary = {
       "sweep summary (median us per call; ratio = ladder / CUB, < 1 is faster; the library's shape "
-      "by size: include/ladder/reduce.hpp):"};
+      "by size: src/reduce/api_config.hpp):"};
   double worst_small = 0;
   // The library and CUB (rows 0 and 1), then the rungs whose launch shapes the library chooses
   // between (their int32 times are the summary's last columns).

@@ -368,18 +368,16 @@ const void* tiled_address() {
 
 // The one-cluster rungs: as many blocks as one round of tiles needs, up to the largest cluster the
 // device runs (16 on H100/H200), launched as one cluster; below sm_90 they report unsupported.
-template <int Threads, int Unroll> int cluster_blocks() {
+template <class T, int Threads, int Unroll> int cluster_blocks() {
   static const int capacity = reduce_detail::cluster_capacity(
-      reduce_detail::tiled_reduce_kernel<int, Sum<int>, Threads, Unroll, LoadPolicy::ldg, Split::grid_stride, Finish::cluster>,
+      reduce_detail::tiled_reduce_kernel<T, Sum<T>, Threads, Unroll, LoadPolicy::ldg, Split::grid_stride, Finish::cluster>,
       Threads);
   return capacity;
 }
 
 template <class T, int Threads, int Unroll>
 void launch_cluster(const T* in, std::int64_t n, T* out, void*, std::size_t, cudaStream_t stream) {
-  static const int capacity = reduce_detail::cluster_capacity(
-      reduce_detail::tiled_reduce_kernel<T, Sum<T>, Threads, Unroll, LoadPolicy::ldg, Split::grid_stride, Finish::cluster>,
-      Threads);
+  const int capacity = cluster_blocks<T, Threads, Unroll>();
   if (capacity == 0)
     throw std::runtime_error("one-cluster rung: this device runs no thread-block cluster (needs sm_90)");
   const std::int64_t blocks = reduce_detail::tiled_grid<T>(n, Threads, Unroll, capacity);
@@ -388,7 +386,7 @@ void launch_cluster(const T* in, std::int64_t n, T* out, void*, std::size_t, cud
 }
 
 template <int Threads, int Unroll> const char* cluster_unsupported(std::int64_t) {
-  return cluster_blocks<Threads, Unroll>() == 0 ? "needs thread-block clusters (sm_90)" : nullptr;
+  return cluster_blocks<int, Threads, Unroll>() == 0 ? "needs thread-block clusters (sm_90)" : nullptr;
 }
 
 // The ring rungs: a persistent grid (resident blocks with the ring's shared memory) of the ring

@@ -14,7 +14,7 @@ namespace ladder::lab {
 
 // Sum of in[0, n) into *out (device memory), enqueued on `stream`. `scratch` is device memory of
 // at least scratch_bytes(n) bytes that was zeroed once when allocated: the single-pass rungs
-// keep a counter in it and leave it at zero.
+// keep a counter (and the flagged ones their partial slots) in it and leave them at zero.
 template <class T>
 using ReduceLaunch = void (*)(const T* in, std::int64_t n, T* out, void* scratch,
                               std::size_t scratch_bytes, cudaStream_t stream);

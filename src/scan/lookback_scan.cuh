@@ -72,6 +72,22 @@ __device__ __forceinline__ T access_prefixes(const T (&x)[A][W], T (&before)[A],
   return carry;
 }
 
+// The early-aggregate kernels' warp 0, once every warp has parked its total in s_warp[warp]:
+// publishes the tile's aggregate, looks back, and writes each warp's exclusive prefix (the tile's
+// prefix plus the warps before it) to prefixes[warp].
+template <class Shape, class T>
+__device__ __forceinline__ void early_warp_prefixes(const T* s_warp, T* prefixes, void* scratch, std::int64_t tiles,
+                                                    std::int64_t tile, int lane) {
+  T aggregate;
+  const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
+  const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
+  if (lane == 0)
+    status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, aggregate);
+  const T tile_prefix = tile == 0 ? T(0) : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
+  if (lane < Shape::warps)
+    prefixes[lane] = tile_prefix + exclusive;
+}
+
 // Stores access j of this lane in the warp segment starting at element `segment`: one 16-byte
 // store (evict-first when Streaming) in a full tile, else the elements below n one by one.
 template <bool Streaming, class T, int W>
@@ -251,17 +267,8 @@ __global__ void __launch_bounds__(Shape::threads)
     s_warp[warp] = warp_total;
   __syncthreads();
 
-  if (warp == 0) {
-    T aggregate;
-    const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
-    const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
-    if (lane == 0)
-      status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, aggregate);
-    const T tile_prefix =
-        tile == 0 ? T(0) : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
-    if (lane < Shape::warps)
-      s_prefix[lane] = tile_prefix + exclusive;
-  }
+  if (warp == 0)
+    early_warp_prefixes<Shape>(s_warp, s_prefix, scratch, tiles, tile, lane);
   // Warps 1.. scan their accesses while warp 0 walks back; warp 0 after its walk.
   T before[A];
   access_prefixes(x, before, lane);
@@ -391,17 +398,8 @@ __global__ void __launch_bounds__(Shape::threads)
   if (lane == 0)
     s_warp[warp] = warp_total;
   __syncthreads();
-  if (warp == 0) {
-    T aggregate;
-    const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
-    const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
-    if (lane == 0)
-      status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, aggregate);
-    const T tile_prefix =
-        tile == 0 ? T(0) : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
-    if (lane < Shape::warps)
-      s_prefix[lane] = tile_prefix + exclusive;
-  }
+  if (warp == 0)
+    early_warp_prefixes<Shape>(s_warp, s_prefix, scratch, tiles, tile, lane);
   __syncthreads();
   const std::int64_t segment = tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
   staged_scan_store<Shape, Inclusive>(seg, s_prefix[warp], out, segment, full, n, lane);
