@@ -17,6 +17,8 @@ struct DeviceInfo {
   std::int64_t global_memory_bytes = 0;
   std::int64_t memory_clock_khz = 0; // as the driver reports it
   int memory_bus_width_bits = 0;
+  std::int64_t sm_clock_khz = 0; // the SMs' peak clock, as the driver reports it
+  std::string pci_bus_id;        // "0000:19:00.0", where the driver reports one
   int warp_size = 0;
   int max_threads_per_multiprocessor = 0;
   int max_threads_per_block = 0;

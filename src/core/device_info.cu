@@ -41,6 +41,12 @@ DeviceInfo current_device_info() {
   // CUDA 13 removed memoryClockRate from cudaDeviceProp; the attribute is still there.
   info.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate);
   info.memory_bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
+  info.sm_clock_khz = attribute(cudaDevAttrClockRate);
+  char bus_id[32] = {};
+  if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, info.ordinal) == cudaSuccess)
+    info.pci_bus_id = bus_id;
+  else
+    cudaGetLastError(); // no bus id (e.g. some virtual devices): the host link stays unknown
   info.warp_size = prop.warpSize;
   info.max_threads_per_multiprocessor = prop.maxThreadsPerMultiProcessor;
   info.max_threads_per_block = prop.maxThreadsPerBlock;

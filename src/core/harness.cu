@@ -3,6 +3,7 @@
 #include "ladder/device.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 #include <vector>
 
@@ -132,18 +133,19 @@ Measurement summarize_samples(std::vector<double> ms) {
   return m;
 }
 
-double measure_copy_bandwidth_gbs(std::size_t bytes, cudaStream_t stream,
-                                  const TimingOptions& options) {
-  DeviceBuffer<std::uint8_t> src(bytes), dst(bytes);
-  fill_random<std::uint32_t>(reinterpret_cast<std::uint32_t*>(src.data()),
-                             static_cast<std::int64_t>(bytes / 4), fresh_seed(), 1, 1u << 30,
-                             stream);
-  const Measurement m = time_launches(
-      [&](cudaStream_t s) {
-        LADDER_CUDA(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, s));
-      },
-      stream, options);
-  return bandwidth_gbs(2.0 * static_cast<double>(bytes), m.median_ms);
+Measurement time_on_host(const std::function<void()>& body) {
+  using clock = std::chrono::steady_clock;
+  body();
+  std::vector<double> ms;
+  double total = 0;
+  while (ms.size() < 3 || (total < 300.0 && ms.size() < 51)) {
+    const auto start = clock::now();
+    body();
+    const double t = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+    ms.push_back(t);
+    total += t;
+  }
+  return summarize_samples(std::move(ms));
 }
 
 template <class T>

@@ -1,12 +1,10 @@
 // The timing harness: fresh random inputs, poisoned outputs, CUDA-event timing with warm-ups and
-// the median of many repetitions, and the measured peak (device-to-device cudaMemcpy).
-//
-// A study uses it in this order for every rung: poison the output, run once, compare every
-// element with the CPU reference, and only then time. A wrong rung never gets a speed.
+// the median of a time budget (min and max kept), host timing for CPU rows. core/protocol.hpp puts
+// these in the one order every rung follows.
 #pragma once
 
 #include "core/buffer.hpp"
-#include "core/report.hpp"
+#include "core/measurement.hpp"
 
 #include <cuda_runtime.h>
 
@@ -37,9 +35,9 @@ Measurement time_launches(const std::function<void(cudaStream_t)>& launch, cudaS
 // Median, min and max of per-sample times (in ms); the one place that defines "the median".
 Measurement summarize_samples(std::vector<double> ms);
 
-// Device-to-device cudaMemcpy of `bytes`, counting read + write, in GB/s (median).
-double measure_copy_bandwidth_gbs(std::size_t bytes, cudaStream_t stream,
-                                  const TimingOptions& options);
+// The median of repeated runs of `body` on the host (std::chrono, warm caches; one warm-up run
+// first): at least 3 runs, then until 300 ms or 51 runs.
+Measurement time_on_host(const std::function<void()>& body);
 
 // Fills `data` with pseudo-random non-zero values derived from (seed, index): floats uniform in
 // [lo, hi) with zero excluded, integers uniform in [lo, hi] with zero excluded when lo < 0 < hi

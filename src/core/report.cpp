@@ -1,237 +1,237 @@
 #include "core/report.hpp"
 
+#include "core/text_table.hpp"
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
 namespace ladder::lab {
 
-double bandwidth_gbs(double bytes, double milliseconds) {
-  return milliseconds > 0 ? bytes / (milliseconds * 1e-3) / 1e9 : 0.0;
-}
-
 namespace {
 
-std::optional<double> row_time(const Row& row, std::size_t group) {
-  if (row.check != CheckStatus::passed || group >= row.timings.size() || !row.timings[group])
-    return std::nullopt;
-  return row.timings[group]->median_ms;
-}
+constexpr std::size_t text_width = 118; // prose lines; tables are kept under 120 columns
 
 std::string fixed(std::optional<double> value, int decimals, const char* suffix = "") {
-  if (!value)
+  if (!value || !std::isfinite(*value))
     return "-";
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f%s", decimals, *value, suffix);
   return buffer;
 }
 
-std::vector<std::size_t> reference_rows(const Table& table) {
-  std::vector<std::size_t> refs;
-  for (std::size_t i = 0; i < table.rows.size(); ++i)
-    if (table.rows[i].is_reference)
-      refs.push_back(i);
-  return refs;
+// Three significant figures at most, never exponent notation, for throughputs and percents.
+std::string figure(std::optional<double> value) {
+  if (!value || !std::isfinite(*value))
+    return "-";
+  const double v = std::fabs(*value);
+  return fixed(value, v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : 3);
 }
 
-// The cells of the table, shared by the text and Markdown renderers.
-struct Grid {
-  std::vector<std::string> group_header; // one per column (group name on its first column)
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> body;
-};
+std::string speedup(std::optional<double> value) { return fixed(value, 2, "x"); }
 
-Grid build_grid(const Table& table) {
-  Grid grid;
-  const auto refs = reference_rows(table);
-  grid.header = {"rung", "check"};
-  grid.group_header = {"", ""};
-  for (std::size_t g = 0; g < table.groups.size(); ++g) {
-    std::vector<std::string> cols = {"time ms", "GB/s", "% peak", "step", "cumul"};
-    if (g == 0)
-      for (auto r : refs)
-        cols.push_back("x " + table.rows[r].name);
-    for (std::size_t c = 0; c < cols.size(); ++c) {
-      grid.header.push_back(cols[c]);
-      grid.group_header.push_back(c == 0 ? table.groups[g] : "");
+// Word-wraps `text` to text_width, each line starting with `indent`.
+std::string wrap(const std::string& text, const std::string& indent) {
+  std::istringstream words(text);
+  std::string word, line, out;
+  while (words >> word) {
+    if (!line.empty() && indent.size() + line.size() + 1 + word.size() > text_width) {
+      out += indent + line + "\n";
+      line.clear();
     }
+    line += (line.empty() ? "" : " ") + word;
   }
-  std::vector<std::vector<RowMetrics>> metrics;
-  for (std::size_t g = 0; g < table.groups.size(); ++g)
-    metrics.push_back(compute_metrics(table, g));
-  for (std::size_t i = 0; i < table.rows.size(); ++i) {
-    const Row& row = table.rows[i];
-    std::vector<std::string> cells = {row.is_reference ? "[ref] " + row.name : row.name,
-                                      check_label(row)};
-    for (std::size_t g = 0; g < table.groups.size(); ++g) {
-      const RowMetrics& m = metrics[g][i];
-      cells.push_back(fixed(m.time_ms, 4));
-      cells.push_back(fixed(m.bandwidth_gbs, 1));
-      cells.push_back(fixed(m.percent_of_peak, 1));
-      cells.push_back(fixed(m.step_speedup, 2, "x"));
-      cells.push_back(fixed(m.cumulative_speedup, 2, "x"));
-      if (g == 0)
-        for (const auto& ratio : m.vs_reference)
-          cells.push_back(fixed(ratio, 3));
-    }
-    grid.body.push_back(std::move(cells));
-  }
-  return grid;
-}
-
-std::string describe_case(const Table& table) {
-  std::ostringstream out;
-  char bytes[64];
-  if (table.bytes_moved >= 1e9)
-    std::snprintf(bytes, sizeof bytes, "%.3f GB", table.bytes_moved / 1e9);
-  else if (table.bytes_moved >= 1e6)
-    std::snprintf(bytes, sizeof bytes, "%.3f MB", table.bytes_moved / 1e6);
-  else
-    std::snprintf(bytes, sizeof bytes, "%.3f kB", table.bytes_moved / 1e3);
-  out << "bytes per run: " << table.bytes_formula << " = " << bytes
-      << "; measured peak (device-to-device cudaMemcpy, read + write) "
-      << fixed(table.measured_peak_gbs, 1) << " GB/s, theoretical "
-      << fixed(table.theoretical_peak_gbs, 1) << " GB/s";
-  return out.str();
-}
-
-} // namespace
-
-std::string check_label(const Row& row) {
-  switch (row.check) {
-  case CheckStatus::passed:
-    return "ok";
-  case CheckStatus::wrong:
-    return "WRONG";
-  case CheckStatus::skipped:
-    return "skipped";
-  }
-  return "?";
-}
-
-std::vector<RowMetrics> compute_metrics(const Table& table, std::size_t group) {
-  const auto refs = reference_rows(table);
-  std::vector<RowMetrics> out(table.rows.size());
-  std::optional<double> first_rung_ms, previous_rung_ms;
-  for (std::size_t i = 0; i < table.rows.size(); ++i) {
-    const Row& row = table.rows[i];
-    RowMetrics& m = out[i];
-    m.time_ms = row_time(row, group);
-    if (m.time_ms) {
-      m.bandwidth_gbs = bandwidth_gbs(table.bytes_moved, *m.time_ms);
-      if (table.measured_peak_gbs > 0)
-        m.percent_of_peak = 100.0 * *m.bandwidth_gbs / table.measured_peak_gbs;
-      if (!row.is_reference) {
-        if (previous_rung_ms)
-          m.step_speedup = *previous_rung_ms / *m.time_ms;
-        if (first_rung_ms)
-          m.cumulative_speedup = *first_rung_ms / *m.time_ms;
-        else
-          m.cumulative_speedup = 1.0;
-        if (!first_rung_ms)
-          first_rung_ms = m.time_ms;
-        previous_rung_ms = m.time_ms;
-      }
-    }
-    for (auto r : refs) {
-      auto ref_ms = row_time(table.rows[r], group);
-      if (m.time_ms && ref_ms)
-        m.vs_reference.push_back(*ref_ms / *m.time_ms);
-      else
-        m.vs_reference.push_back(std::nullopt);
-    }
-  }
+  if (!line.empty())
+    out += indent + line + "\n";
   return out;
 }
 
-std::string format_text(const Table& table) {
-  const Grid grid = build_grid(table);
-  std::vector<std::size_t> width(grid.header.size(), 0);
-  auto widen = [&](const std::vector<std::string>& cells) {
-    for (std::size_t c = 0; c < cells.size(); ++c)
-      width[c] = std::max(width[c], cells[c].size());
-  };
-  widen(grid.header);
-  for (const auto& cells : grid.body)
-    widen(cells);
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string s;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      const bool group_start = c >= 2 && !grid.group_header[c].empty();
-      s += group_start ? " | " : (c == 0 ? "" : "  ");
-      const std::string& cell = cells[c];
-      const std::size_t pad = width[c] - std::min(width[c], cell.size());
-      s += c == 0 ? cell + std::string(pad, ' ') : std::string(pad, ' ') + cell;
-    }
-    while (!s.empty() && s.back() == ' ')
-      s.pop_back();
-    return s + "\n";
-  };
-  std::string out = "== " + table.title + (table.case_note.empty() ? "" : "  [" + table.case_note + "]") +
-                    " ==\n" + describe_case(table) + "\n";
-  if (table.groups.size() > 1) {
-    // Group names above their first column.
-    std::string s;
-    for (std::size_t c = 0; c < grid.header.size(); ++c) {
-      const bool group_start = c >= 2 && !grid.group_header[c].empty();
-      std::string sep = group_start ? " | " : (c == 0 ? "" : "  ");
-      std::string cell = group_start ? grid.group_header[c] : "";
-      s += sep + cell + std::string(width[c] - std::min(width[c], cell.size()), ' ');
-    }
-    while (!s.empty() && s.back() == ' ')
-      s.pop_back();
-    out += s + "\n";
-  }
-  out += line(grid.header);
-  for (const auto& cells : grid.body)
-    out += line(cells);
+std::string amount_text(double amount, Unit unit) {
+  const char* base = unit == Unit::bytes_per_second ? "B" : unit == Unit::flops_per_second ? "FLOP" : "op";
+  char buffer[64];
+  if (amount >= 1e9)
+    std::snprintf(buffer, sizeof buffer, "%.3f G%s", amount / 1e9, base);
+  else if (amount >= 1e6)
+    std::snprintf(buffer, sizeof buffer, "%.3f M%s", amount / 1e6, base);
+  else if (amount >= 1e3)
+    std::snprintf(buffer, sizeof buffer, "%.3f k%s", amount / 1e3, base);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.0f %s", amount, base);
+  return buffer;
+}
+
+std::string rate_text(double rate, const ThroughputScale& scale) {
+  return figure(rate / scale.divisor) + " " + scale.header;
+}
+
+// The lines above a table: what one run does and the peak that bounds it.
+std::string describe(const Table& table) {
+  const Unit unit = unit_of(table.peak.bound);
+  const ThroughputScale scale = throughput_scale(unit, table.peak.reference());
+  std::string work = "work per run: " + table.work.formula + " = " + amount_text(table.work.amount(unit), unit);
+  std::string bound = "bound: " + std::string(bound_name(table.peak.bound)) + ", ";
+  if (table.peak.measured > 0)
+    bound += "measured " + rate_text(table.peak.measured, scale) +
+             (table.peak.measured_by.empty() ? "" : " (" + table.peak.measured_by + ")") + ", ";
+  else
+    bound += "not measured, ";
+  bound += "theoretical " + rate_text(table.peak.theoretical, scale) +
+           (table.peak.theoretical_from.empty() ? "" : " (" + table.peak.theoretical_from + ")");
+  if (table.peak.measured <= 0)
+    bound += "; % peak is of the theoretical one";
+  return wrap(work, "") + wrap(bound, "");
+}
+
+struct Layout {
+  std::vector<std::size_t> refs;
+  std::vector<std::vector<RowMetrics>> metrics; // per group
+  ThroughputScale scale;
+};
+
+Layout layout(const Table& table) {
+  Layout l;
+  l.refs = reference_rows(table);
+  for (std::size_t g = 0; g < table.groups.size(); ++g)
+    l.metrics.push_back(compute_metrics(table, g));
+  l.scale = throughput_scale(unit_of(table.peak.bound), table.peak.reference());
+  return l;
+}
+
+std::string row_label(const Row& row) { return row.label.empty() ? std::string(role_name(row.role)) : row.label; }
+
+std::vector<std::string> main_header(const Table& table, const Layout& l) {
+  std::vector<std::string> header = {"#", "rung", "check", "time", l.scale.header, "% peak", "step", "cumul"};
+  for (auto r : l.refs)
+    header.push_back("x " + short_reference_name(table.rows[r].name));
+  return header;
+}
+
+std::vector<std::string> main_cells(const Table& table, const Layout& l, std::size_t i, std::size_t group) {
+  const Row& row = table.rows[i];
+  const RowMetrics& m = l.metrics[group][i];
+  std::vector<std::string> cells = {row_label(row), row.name, std::string(check_label(row.check)),
+                                    m.time_ms ? format_time(*m.time_ms) : "-",
+                                    figure(m.throughput ? std::optional(*m.throughput / l.scale.divisor) : std::nullopt),
+                                    fixed(m.percent_of_peak, 1), speedup(m.step_speedup),
+                                    speedup(m.cumulative_speedup)};
+  for (const auto& ratio : m.vs_reference)
+    cells.push_back(fixed(ratio, 2));
+  return cells;
+}
+
+std::string ratio_legend(const Table& table, const Layout& l) {
+  std::string legend = "ratios (higher is better): step = the previous story rung's time / this time (a variant: the "
+                       "rung it tunes), cumul = the first rung's time / this time";
+  for (auto r : l.refs)
+    legend += ", x " + short_reference_name(table.rows[r].name) + " = " + table.rows[r].name + " time / this time";
+  return legend;
+}
+
+std::string notes_text(const Table& table) {
+  std::string out;
   for (const Row& row : table.rows)
     if (!row.note.empty())
-      out += "  " + row.name + ": " + row.note + "\n";
+      out += wrap(row.name + ": " + row.note, "  ");
   for (const auto& note : table.footnotes)
-    out += "  note: " + note + "\n";
+    out += wrap("note: " + note, "  ");
+  return out;
+}
+
+std::string vs_reference_key(const Table& table, std::size_t r) { return table.rows[r].name; }
+
+} // namespace
+
+std::string format_time(double ms) {
+  char buffer[64];
+  const double s = ms * 1e-3;
+  if (s >= 1)
+    std::snprintf(buffer, sizeof buffer, "%.4g s", s);
+  else if (ms >= 1)
+    std::snprintf(buffer, sizeof buffer, "%.4g ms", ms);
+  else if (ms >= 1e-3)
+    std::snprintf(buffer, sizeof buffer, "%.4g us", ms * 1e3);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.4g ns", ms * 1e6);
+  return buffer;
+}
+
+ThroughputScale throughput_scale(Unit unit, double peak) {
+  switch (unit) {
+  case Unit::bytes_per_second: return {"GB/s", 1e9};
+  case Unit::flops_per_second: return peak >= 1e12 ? ThroughputScale{"TFLOP/s", 1e12} : ThroughputScale{"GFLOP/s", 1e9};
+  case Unit::ops_per_second: return peak >= 1e12 ? ThroughputScale{"Top/s", 1e12} : ThroughputScale{"Gop/s", 1e9};
+  }
+  return {"?", 1};
+}
+
+std::string short_reference_name(const std::string& name) {
+  const auto colon = name.find("::");
+  return colon == std::string::npos ? name : name.substr(0, colon);
+}
+
+std::string format_text(const Table& table) {
+  const Layout l = layout(table);
+  std::string out = "== " + table.title + " ==" + (table.case_label.empty() ? "" : "  [" + table.case_label + "]") + "\n";
+  out += describe(table);
+  std::ostringstream grid;
+  {
+    TextTable t(main_header(table, l), 2);
+    for (std::size_t i = 0; i < table.rows.size(); ++i)
+      t.add(main_cells(table, l, i, 0));
+    if (table.groups.size() > 1)
+      grid << "[1] " << table.groups[0] << "\n";
+    t.print(grid);
+  }
+  // Further column groups as narrow blocks of their own, so no line passes 120 columns.
+  for (std::size_t g = 1; g < table.groups.size(); ++g) {
+    TextTable t({"#", "rung", "time", l.scale.header, "% peak"}, 2);
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+      const RowMetrics& m = l.metrics[g][i];
+      if (!m.time_ms)
+        continue;
+      t.add({row_label(table.rows[i]), table.rows[i].name, format_time(*m.time_ms),
+             figure(m.throughput ? std::optional(*m.throughput / l.scale.divisor) : std::nullopt),
+             fixed(m.percent_of_peak, 1)});
+    }
+    grid << "\n[" << g + 1 << "] " << table.groups[g] << "\n";
+    t.print(grid);
+  }
+  out += grid.str();
+  out += wrap(ratio_legend(table, l), "  ");
+  out += notes_text(table);
   return out;
 }
 
 std::string format_markdown(const Table& table) {
-  const Grid grid = build_grid(table);
+  const Layout l = layout(table);
   std::string out = "### " + table.title + "\n\n";
-  if (!table.case_note.empty())
-    out += "*" + table.case_note + "*\n\n";
-  out += describe_case(table) + ".\n\n|";
-  for (std::size_t c = 0; c < grid.header.size(); ++c) {
-    std::string name = grid.header[c];
-    if (table.groups.size() > 1 && c >= 2) {
-      // Markdown has no spanning headers: prefix each timed column with its group's index.
-      std::size_t g = 0;
-      for (std::size_t k = 2; k <= c; ++k)
-        if (!grid.group_header[k].empty() && k != 2)
-          ++g;
-      name = "[" + std::to_string(g + 1) + "] " + name;
-    }
-    out += " " + name + " |";
-  }
-  out += "\n|";
-  for (std::size_t c = 0; c < grid.header.size(); ++c)
-    out += c < 2 ? " --- |" : " ---: |";
-  out += "\n";
-  for (const auto& cells : grid.body) {
+  if (!table.case_label.empty())
+    out += "*" + table.case_label + "*\n\n";
+  out += describe(table);
+  for (std::size_t g = 0; g < table.groups.size(); ++g) {
+    out += "\n";
+    if (table.groups.size() > 1)
+      out += "**" + table.groups[g] + "**\n\n";
+    const auto header = main_header(table, l);
     out += "|";
-    for (const auto& cell : cells)
-      out += " " + cell + " |";
+    for (const auto& h : header)
+      out += " " + h + " |";
+    out += "\n|";
+    for (std::size_t c = 0; c < header.size(); ++c)
+      out += c < 3 ? " --- |" : " ---: |";
     out += "\n";
-  }
-  if (table.groups.size() > 1) {
-    out += "\n";
-    for (std::size_t g = 0; g < table.groups.size(); ++g)
-      out += "[" + std::to_string(g + 1) + "] " + table.groups[g] + (g + 1 < table.groups.size() ? "; " : "\n");
-  }
-  bool any_note = false;
-  for (const Row& row : table.rows)
-    if (!row.note.empty()) {
-      out += std::string(any_note ? "" : "\n") + "- " + row.name + ": " + row.note + "\n";
-      any_note = true;
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+      out += "|";
+      for (const auto& cell : main_cells(table, l, i, g))
+        out += " " + cell + " |";
+      out += "\n";
     }
+  }
+  out += "\n" + ratio_legend(table, l) + ".\n";
+  for (const Row& row : table.rows)
+    if (!row.note.empty())
+      out += "- " + row.name + ": " + row.note + "\n";
   for (const auto& note : table.footnotes)
     out += "- " + note + "\n";
   return out + "\n";
@@ -246,78 +246,284 @@ std::string csv_escape(const std::string& s) {
     out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
+
+std::string csv_number(std::optional<double> v) {
+  if (!v || !std::isfinite(*v))
+    return "";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.9g", *v);
+  return buffer;
+}
 } // namespace
 
 std::string format_csv(const Table& table, bool header) {
   std::string out;
   if (header)
-    out += "study,case,group,rung,reference,check,median_ms,min_ms,max_ms,samples,bandwidth_gbs,"
-           "percent_of_peak,step_speedup,cumulative_speedup,measured_peak_gbs,note\n";
+    out += "study,table,group,label,rung,role,check,median_ms,min_ms,max_ms,samples,throughput,unit,"
+           "percent_of_peak,step_speedup,cumulative_speedup,peak_measured,peak_theoretical,note\n";
+  const Unit unit = unit_of(table.peak.bound);
   for (std::size_t g = 0; g < table.groups.size(); ++g) {
     const auto metrics = compute_metrics(table, g);
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
       const Row& row = table.rows[i];
       const RowMetrics& m = metrics[i];
       const auto& t = g < row.timings.size() ? row.timings[g] : std::nullopt;
-      auto num = [](std::optional<double> v) { return v ? fixed(v, 6) : std::string(); };
-      out += csv_escape(table.study) + "," + csv_escape(table.title) + "," +
-             csv_escape(table.groups[g]) + "," + csv_escape(row.name) + "," +
-             (row.is_reference ? "1" : "0") + "," + check_label(row) + "," +
-             num(m.time_ms) + "," + num(t ? std::optional(t->min_ms) : std::nullopt) + "," +
-             num(t ? std::optional(t->max_ms) : std::nullopt) + "," +
-             (t ? std::to_string(t->samples) : std::string()) + "," + num(m.bandwidth_gbs) + "," +
-             num(m.percent_of_peak) + "," + num(m.step_speedup) + "," +
-             num(m.cumulative_speedup) + "," + fixed(table.measured_peak_gbs, 3) + "," +
+      out += csv_escape(table.study) + "," + csv_escape(table.title) + "," + csv_escape(table.groups[g]) + "," +
+             csv_escape(row.label) + "," + csv_escape(row.name) + "," + std::string(role_name(row.role)) + "," +
+             std::string(check_label(row.check)) + "," + csv_number(m.time_ms) + "," +
+             csv_number(t ? std::optional(t->min_ms) : std::nullopt) + "," +
+             csv_number(t ? std::optional(t->max_ms) : std::nullopt) + "," +
+             (t ? std::to_string(t->samples) : std::string()) + "," + csv_number(m.throughput) + "," +
+             std::string(unit_name(unit)) + "," + csv_number(m.percent_of_peak) + "," +
+             csv_number(m.step_speedup) + "," + csv_number(m.cumulative_speedup) + "," +
+             csv_number(table.peak.measured) + "," + csv_number(table.peak.theoretical) + "," +
              csv_escape(row.note) + "\n";
     }
   }
   return out;
 }
 
+namespace {
+nlohmann::json opt(std::optional<double> v) {
+  return v && std::isfinite(*v) ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+} // namespace
+
 nlohmann::json to_json(const Table& table) {
   using nlohmann::json;
-  auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
-  json rows = json::array();
+  const auto refs = reference_rows(table);
   std::vector<std::vector<RowMetrics>> metrics;
   for (std::size_t g = 0; g < table.groups.size(); ++g)
     metrics.push_back(compute_metrics(table, g));
+  json rows = json::array();
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
     const Row& row = table.rows[i];
     json groups = json::array();
     for (std::size_t g = 0; g < table.groups.size(); ++g) {
       const RowMetrics& m = metrics[g][i];
       const auto& t = g < row.timings.size() ? row.timings[g] : std::nullopt;
-      json vs = json::array();
-      for (const auto& v : m.vs_reference)
-        vs.push_back(opt(v));
+      json vs = json::object();
+      for (std::size_t k = 0; k < refs.size(); ++k)
+        vs[vs_reference_key(table, refs[k])] = opt(m.vs_reference[k]);
       groups.push_back({{"group", table.groups[g]},
                         {"median_ms", opt(m.time_ms)},
                         {"min_ms", t ? json(t->min_ms) : json(nullptr)},
                         {"max_ms", t ? json(t->max_ms) : json(nullptr)},
                         {"samples", t ? json(t->samples) : json(nullptr)},
-                        {"bandwidth_gbs", opt(m.bandwidth_gbs)},
+                        {"throughput", opt(m.throughput)},
                         {"percent_of_peak", opt(m.percent_of_peak)},
                         {"step_speedup", opt(m.step_speedup)},
                         {"cumulative_speedup", opt(m.cumulative_speedup)},
                         {"vs_reference", vs}});
     }
-    rows.push_back({{"name", row.name},
+    rows.push_back({{"label", row.label},
+                    {"name", row.name},
                     {"idea", row.idea},
-                    {"reference", row.is_reference},
-                    {"check", check_label(row)},
+                    {"role", role_name(row.role)},
+                    {"variant_of", row.variant_of},
+                    {"vendor", row.vendor},
+                    {"params", row.params},
+                    {"check", check_label(row.check)},
                     {"note", row.note},
                     {"timings", groups}});
   }
+  const Unit unit = unit_of(table.peak.bound);
   return {{"study", table.study},
           {"title", table.title},
-          {"case_note", table.case_note},
-          {"bytes_formula", table.bytes_formula},
-          {"bytes_moved", table.bytes_moved},
-          {"measured_peak_gbs", table.measured_peak_gbs},
-          {"theoretical_peak_gbs", table.theoretical_peak_gbs},
+          {"case_label", table.case_label},
+          {"headline", table.headline},
+          {"params", table.params},
+          {"work",
+           {{"elements", table.work.elements},
+            {"bytes_read", table.work.bytes_read},
+            {"bytes_written", table.work.bytes_written},
+            {"flops", table.work.flops},
+            {"ops", table.work.ops},
+            {"formula", table.work.formula}}},
+          {"peak",
+           {{"bound", bound_name(table.peak.bound)},
+            {"unit", unit_name(unit)},
+            {"theoretical", table.peak.theoretical},
+            {"measured", table.peak.measured},
+            {"theoretical_from", table.peak.theoretical_from},
+            {"measured_by", table.peak.measured_by}}},
           {"groups", table.groups},
           {"rows", rows},
           {"footnotes", table.footnotes}};
+}
+
+namespace {
+
+std::vector<std::string> sweep_header(const Sweep& sweep) {
+  std::vector<std::string> header = {sweep.parameter};
+  for (const auto& s : sweep.series)
+    header.push_back(s.name);
+  for (const auto& r : sweep.ratios)
+    header.push_back(r.label);
+  return header;
+}
+
+std::vector<std::string> sweep_cells(const Sweep& sweep, const SweepPoint& p) {
+  std::vector<std::string> cells = {p.label};
+  for (std::size_t s = 0; s < sweep.series.size(); ++s) {
+    const bool wrong = s < p.checks.size() && p.checks[s] == CheckStatus::wrong;
+    cells.push_back(wrong ? "WRONG"
+                    : s < p.times.size() && p.times[s] ? format_time(p.times[s]->median_ms)
+                                                       : "-");
+  }
+  for (const auto& r : sweep.ratios)
+    cells.push_back(fixed(sweep_ratio(p, r), 2));
+  return cells;
+}
+
+std::string sweep_legend(const Sweep& sweep) {
+  std::string legend = "median time per call; ";
+  for (std::size_t i = 0; i < sweep.ratios.size(); ++i)
+    legend += (i ? ", " : "") + sweep.ratios[i].label + " = " + sweep.series[sweep.ratios[i].vendor].name +
+              " time / " + sweep.series[sweep.ratios[i].ours].name + " time";
+  return legend + " (above 1: ours is faster)";
+}
+
+} // namespace
+
+std::string format_text(const Sweep& sweep) {
+  std::string out = "== " + sweep.title + " ==\n";
+  std::ostringstream grid;
+  TextTable t(sweep_header(sweep), 1);
+  for (const auto& p : sweep.points)
+    t.add(sweep_cells(sweep, p));
+  t.print(grid);
+  out += grid.str() + wrap(sweep_legend(sweep), "  ");
+  for (const auto& note : sweep.footnotes)
+    out += wrap("note: " + note, "  ");
+  return out;
+}
+
+std::string format_markdown(const Sweep& sweep) {
+  std::string out = "### " + sweep.title + "\n\n|";
+  const auto header = sweep_header(sweep);
+  for (const auto& h : header)
+    out += " " + h + " |";
+  out += "\n|";
+  for (std::size_t c = 0; c < header.size(); ++c)
+    out += c == 0 ? " --- |" : " ---: |";
+  out += "\n";
+  for (const auto& p : sweep.points) {
+    out += "|";
+    for (const auto& cell : sweep_cells(sweep, p))
+      out += " " + cell + " |";
+    out += "\n";
+  }
+  out += "\n" + sweep_legend(sweep) + ".\n";
+  for (const auto& note : sweep.footnotes)
+    out += "- " + note + "\n";
+  return out + "\n";
+}
+
+nlohmann::json to_json(const Sweep& sweep) {
+  using nlohmann::json;
+  json series = json::array();
+  for (const auto& s : sweep.series)
+    series.push_back({{"name", s.name}, {"role", role_name(s.role)}});
+  json ratios = json::array();
+  for (const auto& r : sweep.ratios)
+    ratios.push_back({{"label", r.label}, {"ours", sweep.series[r.ours].name}, {"vendor", sweep.series[r.vendor].name}});
+  json points = json::array();
+  for (const auto& p : sweep.points) {
+    json times = json::array();
+    for (std::size_t s = 0; s < sweep.series.size(); ++s) {
+      const auto& t = s < p.times.size() ? p.times[s] : std::nullopt;
+      times.push_back({{"series", sweep.series[s].name},
+                       {"check", check_label(s < p.checks.size() ? p.checks[s] : CheckStatus::skipped)},
+                       {"median_ms", t ? json(t->median_ms) : json(nullptr)},
+                       {"min_ms", t ? json(t->min_ms) : json(nullptr)},
+                       {"max_ms", t ? json(t->max_ms) : json(nullptr)},
+                       {"samples", t ? json(t->samples) : json(nullptr)}});
+    }
+    json x = json::object();
+    for (const auto& r : sweep.ratios)
+      x[r.label] = opt(sweep_ratio(p, r));
+    points.push_back({{sweep.parameter, p.size}, {"label", p.label}, {"times", times}, {"ratios", x}});
+  }
+  return {{"study", sweep.study}, {"title", sweep.title},   {"parameter", sweep.parameter},
+          {"series", series},     {"ratios", ratios},       {"points", points},
+          {"footnotes", sweep.footnotes}};
+}
+
+namespace {
+
+std::string percent_of(const SummaryLine& s) {
+  return s.best_percent_of_peak ? fixed(s.best_percent_of_peak, 1) + "% of " + std::string(bound_name(s.bound)) : "-";
+}
+
+std::string sweep_range(const SummaryLine& s) {
+  if (!s.sweep_min)
+    return "-";
+  return fixed(s.sweep_min, 2, "x") + " .. " + fixed(s.sweep_max, 2, "x");
+}
+
+std::vector<std::string> summary_cells(const SummaryLine& s) {
+  return {s.study,
+          s.library.empty() ? "-" : s.library,
+          s.library_vs_vendor ? fixed(s.library_vs_vendor, 2, "x") + " " + short_reference_name(s.vendor) : "-",
+          s.best_rung.empty() ? "-" : s.best_rung,
+          percent_of(s),
+          sweep_range(s)};
+}
+
+const std::vector<std::string> summary_header = {"study", "library call", "x vendor", "best rung", "of its bound",
+                                                 "sweep x vendor"};
+
+} // namespace
+
+std::string format_summary_text(const std::vector<SummaryLine>& lines) {
+  std::ostringstream grid;
+  TextTable t(summary_header, 2);
+  for (const auto& s : lines)
+    t.add(summary_cells(s));
+  t.print(grid);
+  std::string out = "== summary ==\n" + grid.str();
+  out += wrap("x vendor = the vendor library's time / the library call's time at the study's headline size "
+              "(above 1: ladder is faster); best rung = the fastest correct rung there, as % of the peak that "
+              "bounds the study; sweep x vendor = the lowest and highest ratio over the size sweep",
+              "  ");
+  for (const auto& s : lines) {
+    if (s.sweep_min)
+      out += wrap(s.study + ": sweep lowest at " + s.sweep_min_at + ", highest at " + s.sweep_max_at, "  ");
+    if (s.wrong > 0)
+      out += "  " + s.study + ": " + std::to_string(s.wrong) + " WRONG row(s)\n";
+  }
+  return out;
+}
+
+std::string format_summary_markdown(const std::vector<SummaryLine>& lines) {
+  std::string out = "## Summary\n\n|";
+  for (const auto& h : summary_header)
+    out += " " + h + " |";
+  out += "\n| --- | --- | ---: | --- | ---: | ---: |\n";
+  for (const auto& s : lines) {
+    out += "|";
+    for (const auto& cell : summary_cells(s))
+      out += " " + cell + " |";
+    out += "\n";
+  }
+  return out + "\n";
+}
+
+nlohmann::json to_json(const SummaryLine& s) {
+  return {{"study", s.study},
+          {"headline", s.headline},
+          {"library", s.library},
+          {"vendor", s.vendor},
+          {"library_vs_vendor", opt(s.library_vs_vendor)},
+          {"best_rung", s.best_rung},
+          {"best_percent_of_peak", opt(s.best_percent_of_peak)},
+          {"bound", bound_name(s.bound)},
+          {"sweep_min", opt(s.sweep_min)},
+          {"sweep_min_at", s.sweep_min_at},
+          {"sweep_max", opt(s.sweep_max)},
+          {"sweep_max_at", s.sweep_max_at},
+          {"wrong_rows", s.wrong}};
 }
 
 } // namespace ladder::lab

@@ -1,18 +1,22 @@
 #include "core/study.hpp"
 
-#include <array>
 #include <ostream>
 
 namespace ladder::lab {
 
-// Each study defines its entry next to its rungs; this list fixes the order of `ladder run`.
-// The seeds' order: transpose, reduction, scan.
-const Study& transpose_study();
-const Study& reduce_study();
-const Study& scan_study();
+namespace transpose {
+const Study& study();
+}
+namespace reduce {
+const Study& study();
+}
+namespace scan {
+const Study& study();
+}
 
-std::span<const Study> studies() {
-  static const std::array<Study, 3> all = {transpose_study(), reduce_study(), scan_study()};
+const std::vector<Study>& studies() {
+  // Each study defines its entry next to its rungs; this list fixes the order of `ladder run`.
+  static const std::vector<Study> all = {transpose::study(), reduce::study(), scan::study()};
   return all;
 }
 
@@ -26,6 +30,20 @@ const Study* find_study(std::string_view name) {
 void RunContext::say(const std::string& line) const {
   if (progress)
     *progress << line << std::endl;
+}
+
+const Peak& RunContext::peak(Bound bound) const {
+  auto it = peaks_.find(bound);
+  if (it == peaks_.end()) {
+    Peak p;
+    p.bound = bound;
+    if (measure_peak) {
+      say("ladder: measuring the peak for " + std::string(bound_name(bound)));
+      p = measure_peak(bound);
+    }
+    it = peaks_.emplace(bound, p).first;
+  }
+  return it->second;
 }
 
 } // namespace ladder::lab

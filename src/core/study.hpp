@@ -1,58 +1,62 @@
-// The list of studies that the CLI, the tests and the benchmark iterate. Each study owns its own
-// registry of rungs (e.g. transpose_variants()); this is the layer above it.
+// The study list that the CLI, the tests and the benchmark iterate, and what a study's run gets.
+// Each study owns its registry of rungs (e.g. transpose::rungs()); this is the layer above it.
 #pragma once
 
 #include "core/harness.hpp"
-#include "core/report.hpp"
+#include "core/measurement.hpp"
 #include "ladder/device.hpp"
 
-#include <cstddef>
+#include <functional>
 #include <iosfwd>
-#include <span>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ladder::lab {
 
-// One rung or reference row, as `ladder list` shows it.
-struct RungInfo {
-  std::string_view name;
-  std::string_view idea;
-  std::string_view seed; // the seed table row it reproduces, "" beyond the seeds
-  bool is_reference = false;
-  // The kernel and launch shape, for the resource report (registers, shared memory, occupancy);
-  // null for library calls such as cudaMemcpy or cuBLAS.
-  const void* kernel = nullptr;
-  int block_threads = 0;
-  std::size_t dynamic_shared_bytes = 0;
-};
-
 struct RunOptions {
-  std::vector<std::string> sizes; // study-specific size strings; empty = the study's defaults
+  std::vector<std::string> sizes; // checked by the study's check_size before any device work
   TimingOptions timing;
   bool small = false; // small sizes only (tests, sanitizers)
+  bool all = false;   // the variants too (tuning shapes), and the extra cases
 };
 
-struct RunContext {
+class RunContext {
+public:
   RunOptions options;
   DeviceInfo device;
-  double measured_peak_gbs = 0;
   std::ostream* progress = nullptr; // stderr in the CLI; may be null
+  // Measures a peak on the device; set by whoever runs the studies (the CLI, the tests).
+  std::function<Peak(Bound)> measure_peak;
+
   void say(const std::string& line) const;
+  // The peak that bounds `bound`, measured once per run on first use.
+  const Peak& peak(Bound bound) const;
+  // Whether a rung of this role is shown: variants only with --all (or `ladder tune`).
+  bool shows(const RungInfo& rung) const { return options.all || rung.role != Role::variant; }
+
+private:
+  mutable std::map<Bound, Peak> peaks_;
 };
 
 struct Study {
   std::string_view name;
   std::string_view title;
-  std::string_view source; // seed file(s) it reproduces
+  // The course material it reproduces, by title and author.
+  std::string_view course;
   std::vector<RungInfo> (*rungs)();
-  std::vector<Table> (*run)(const RunContext&);
+  StudyResults (*run)(const RunContext&);
+  // Throws std::invalid_argument naming --size when `size` means nothing to this study. Called for
+  // every --size before the device is touched.
+  void (*check_size)(std::string_view size);
+  std::string_view size_syntax; // "ROWSxCOLS", "N or 2^K"
   // Text printed under the rung list by `ladder list` (e.g. Brent's-theorem figures).
   std::string (*notes)() = nullptr;
 };
 
-std::span<const Study> studies();
+// In the course's order: transpose, reduction, scan.
+const std::vector<Study>& studies();
 const Study* find_study(std::string_view name);
 
 } // namespace ladder::lab

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace ladder::lab {
+namespace ladder::lab::transpose {
 
 template <class T>
 void cpu_transpose(std::span<const T> in, std::span<T> out, std::int64_t rows, std::int64_t cols) {
@@ -25,23 +25,23 @@ template void cpu_transpose<double>(std::span<const double>, std::span<double>, 
 template void cpu_transpose<std::int32_t>(std::span<const std::int32_t>, std::span<std::int32_t>, std::int64_t, std::int64_t);
 template void cpu_transpose<std::int64_t>(std::span<const std::int64_t>, std::span<std::int64_t>, std::int64_t, std::int64_t);
 
-void cpu_expected(TransposeResult kind, std::span<const float> in, std::span<float> out,
+void cpu_expected(Result kind, std::span<const float> in, std::span<float> out,
                   Shape s, int tile) {
   switch (kind) {
-  case TransposeResult::copy:
+  case Result::copy:
     std::copy(in.begin(), in.end(), out.begin());
     return;
-  case TransposeResult::transpose:
+  case Result::transpose:
     cpu_transpose<float>(in, out, s.rows, s.cols);
     return;
-  case TransposeResult::tile_local_transpose: // out keeps in's shape; each tile transposed
+  case Result::tile_local_transpose: // out keeps in's shape; each tile transposed
     for (std::int64_t r = 0; r < s.rows; ++r)
       for (std::int64_t c = 0; c < s.cols; ++c) {
         const std::int64_t r0 = r - r % tile, c0 = c - c % tile;
         out[r * s.cols + c] = in[(r0 + (c - c0)) * s.cols + (c0 + (r - r0))];
       }
     return;
-  case TransposeResult::tiles_moved: // out is cols x rows; tile (i, j) lands at (j, i) as is
+  case Result::tiles_moved: // out is cols x rows; tile (i, j) lands at (j, i) as is
     for (std::int64_t r = 0; r < s.rows; ++r)
       for (std::int64_t c = 0; c < s.cols; ++c) {
         const std::int64_t r0 = r - r % tile, c0 = c - c % tile;
@@ -70,4 +70,4 @@ std::string compare_exact(std::span<const float> got, std::span<const float> exp
   return out.str();
 }
 
-} // namespace ladder::lab
+} // namespace ladder::lab::transpose

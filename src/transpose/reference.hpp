@@ -9,18 +9,18 @@
 #include <string>
 #include <vector>
 
-namespace ladder::lab {
+namespace ladder::lab::transpose {
 
 // out (cols x rows) = in (rows x cols) transposed, blocked for the CPU's caches.
 template <class T>
 void cpu_transpose(std::span<const T> in, std::span<T> out, std::int64_t rows, std::int64_t cols);
 
 // The expected output of a variant of the given result kind (in and out are rows x cols floats).
-void cpu_expected(TransposeResult kind, std::span<const float> in, std::span<float> out,
+void cpu_expected(Result kind, std::span<const float> in, std::span<float> out,
                   Shape shape, int tile);
 
 // Bitwise comparison; "" when equal, else the first mismatch and the count, for the report.
 std::string compare_exact(std::span<const float> got, std::span<const float> expected,
                           std::int64_t row_length);
 
-} // namespace ladder::lab
+} // namespace ladder::lab::transpose
