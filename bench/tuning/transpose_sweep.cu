@@ -16,6 +16,7 @@
 
 using namespace ladder;
 using namespace ladder::lab;
+using lab::transpose::Shape;
 using transpose_detail::Access;
 using transpose_detail::TileShape;
 using Word = std::uint32_t;

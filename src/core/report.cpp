@@ -142,6 +142,8 @@ std::string vs_reference_key(const Table& table, std::size_t r) { return table.r
 
 } // namespace
 
+std::string wrap_text(const std::string& text, const std::string& indent) { return wrap(text, indent); }
+
 std::string format_time(double ms) {
   char buffer[64];
   const double s = ms * 1e-3;
@@ -176,7 +178,7 @@ std::string format_text(const Table& table) {
   out += describe(table);
   std::ostringstream grid;
   {
-    TextTable t(main_header(table, l), 2);
+    TextTable t(main_header(table, l), 3);
     for (std::size_t i = 0; i < table.rows.size(); ++i)
       t.add(main_cells(table, l, i, 0));
     if (table.groups.size() > 1)

@@ -23,6 +23,9 @@ ThroughputScale throughput_scale(Unit unit, double peak);
 // "cub" for "cub::DeviceReduce::Sum": the short name a ratio column is headed with.
 std::string short_reference_name(const std::string& name);
 
+// Word-wraps `text` to 118 columns, every line starting with `indent`.
+std::string wrap_text(const std::string& text, const std::string& indent);
+
 std::string format_text(const Table& table);
 std::string format_markdown(const Table& table);
 // CSV: one line per row and column group; `header` prints the column names first.

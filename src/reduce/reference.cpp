@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-namespace ladder::lab {
+namespace ladder::lab::reduce {
 
 namespace {
 
@@ -106,7 +106,7 @@ BrentFigures brent(std::int64_t n, double processors) {
 
 std::string brent_notes() {
   std::ostringstream out;
-  out << "  Brent's theorem (seed 001): W = n - 1 additions, t = ceil(log2 n) steps, with p\n"
+  out << "  Brent's theorem (the reduction slides, Hui Liu): W = n - 1 additions, t = ceil(log2 n) steps, with p\n"
          "  processors t_p <= t + (W - t) / p, cost = p x t_p (cost-optimal when cost / W = O(1)).\n";
   char line[200];
   std::snprintf(line, sizeof line, "  %-44s %8s %12s %10s %12s %8s\n", "launch shape", "n",
@@ -152,4 +152,4 @@ template long double sum_tolerance<double>(std::int64_t, long double);
 template long double product_relative_tolerance<float>(std::int64_t);
 template long double product_relative_tolerance<double>(std::int64_t);
 
-} // namespace ladder::lab
+} // namespace ladder::lab::reduce

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-namespace ladder::lab {
+namespace ladder::lab::reduce {
 
 // The exact reduction for integers (sum and product wrap modulo 2^bits, as on the GPU); for
 // float and double the value computed in long double (64-bit significand) and rounded once.
@@ -49,4 +49,4 @@ BrentFigures brent(std::int64_t n, double processors);
 // A human-readable block of Brent figures for `ladder list`.
 std::string brent_notes();
 
-} // namespace ladder::lab
+} // namespace ladder::lab::reduce

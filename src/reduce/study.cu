@@ -7,20 +7,21 @@
 #include "reduce/reference.hpp"
 #include "reduce/variants.hpp"
 
-#include "core/harness.hpp"
+#include "core/protocol.hpp"
+#include "core/report.hpp"
+#include "core/sizes.hpp"
 #include "core/study.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
-#include <stdexcept>
 #include <type_traits>
 
-namespace ladder::lab {
+namespace ladder::lab::reduce {
 
 namespace {
+
+void check_size(std::string_view text) { (void)parse_count(text, "--size"); }
 
 struct Pools {
   std::int64_t elements = 0;
@@ -36,32 +37,7 @@ template <class T> T* pool_of(Pools& p) {
     return p.floats.data();
 }
 
-std::string pow2_label(std::int64_t n) {
-  if (n > 0 && (n & (n - 1)) == 0) {
-    int k = 0;
-    while ((std::int64_t{1} << k) < n)
-      ++k;
-    return "2^" + std::to_string(k);
-  }
-  return std::to_string(n);
-}
-
-std::int64_t parse_size(const std::string& text) {
-  std::int64_t value = 0;
-  const char* begin = text.data();
-  const char* end = text.data() + text.size();
-  if (text.rfind("2^", 0) == 0) {
-    int k = 0;
-    auto [p, ec] = std::from_chars(begin + 2, end, k);
-    if (ec == std::errc() && p == end && k >= 0 && k <= 40)
-      return std::int64_t{1} << k;
-  } else {
-    auto [p, ec] = std::from_chars(begin, end, value);
-    if (ec == std::errc() && p == end && value > 0)
-      return value;
-  }
-  throw std::invalid_argument("--size for reduce must be a positive element count or 2^K, got '" + text + "'");
-}
+template <class T> constexpr const char* type_name() { return std::is_same_v<T, int> ? "int32" : "float"; }
 
 // Windows of n elements for rotation: enough that 3 x L2 bytes pass between two reads of one.
 std::int64_t rotation_windows(const RunContext& ctx, std::int64_t n, std::int64_t pool) {
@@ -77,9 +53,7 @@ template <class T> struct Expected {
 
 template <class T> Expected<T> expected_sum(const T* device, std::int64_t n, cudaStream_t stream) {
   PinnedBuffer<T> host(static_cast<std::size_t>(n));
-  LADDER_CUDA(cudaMemcpyAsync(host.data(), device, static_cast<std::size_t>(n) * sizeof(T),
-                              cudaMemcpyDeviceToHost, stream));
-  LADDER_CUDA(cudaStreamSynchronize(stream));
+  copy_to_host(host, device, static_cast<std::size_t>(n), stream);
   const std::span<const T> view(host.data(), static_cast<std::size_t>(n));
   return {cpu_reduce<T>(view, Op::sum), cpu_sum_abs<T>(view)};
 }
@@ -103,129 +77,113 @@ template <class T> std::string judge(T got, const Expected<T>& want, std::int64_
   return text;
 }
 
-template <class T> ReduceLaunch<T> launcher(const ReduceVariant& v) {
+template <class T> ReduceLaunch<T> launcher(const Rung& rung) {
   if constexpr (std::is_same_v<T, int>)
-    return v.launch_int;
+    return rung.launch_int;
   else
-    return v.launch_float;
+    return rung.launch_float;
 }
 
-struct TimedGroup {
-  std::int64_t windows = 1; // 1: always window 0
-};
-
-// Check one variant on window 0, then time it in each group. Fills row.check/note/timings.
+// Check `rung` on window 0, then time it in `group` over `windows` rotating windows (1: always
+// window 0), into `row`.
 template <class T>
-void check_and_time(const RunContext& ctx, const ReduceVariant& v, Pools& pools, std::int64_t n,
-                    const Expected<T>& want, const std::vector<TimedGroup>& groups,
-                    std::size_t first_group, Row& row, Stream& stream) {
-  if (const char* reason = v.unsupported(n)) {
-    row.check = CheckStatus::skipped;
-    row.note = reason;
-    return;
-  }
-  const ReduceLaunch<T> launch = launcher<T>(v);
+void check_and_time(const RunContext& ctx, const std::string& what, const Rung& rung, Pools& pools,
+                    std::int64_t n, const Expected<T>& want, const std::vector<std::int64_t>& windows,
+                    Row& row, Stream& stream) {
+  const ReduceLaunch<T> launch = launcher<T>(rung);
   const T* base = pool_of<T>(pools);
-  const std::size_t scratch_bytes = v.scratch_bytes(n);
+  const std::size_t scratch_bytes = rung.unsupported(n) ? 0 : rung.scratch_bytes(n);
   DeviceBuffer<std::uint8_t> scratch(scratch_bytes);
   if (scratch_bytes > 0)
     LADDER_CUDA(cudaMemsetAsync(scratch.data(), 0, scratch_bytes, stream));
   DeviceBuffer<T> out(1);
-  poison(out.data(), sizeof(T), stream);
-  launch(base, n, out.data(), scratch.data(), scratch_bytes, stream);
-  check_launch(row.name.c_str());
-  T got{};
-  LADDER_CUDA(cudaMemcpyAsync(&got, out.data(), sizeof(T), cudaMemcpyDeviceToHost, stream));
-  LADDER_CUDA(cudaStreamSynchronize(stream));
-  const std::string wrong = judge(got, want, n);
-  if (!wrong.empty()) {
-    row.check = CheckStatus::wrong;
-    row.note = wrong;
-    return;
-  }
-  row.check = CheckStatus::passed;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    std::int64_t next = 0;
-    const std::int64_t windows = groups[g].windows;
-    row.timings[first_group + g] = time_launches(
-        [&](cudaStream_t st) {
-          const T* in = base + (next++ % windows) * n;
-          launch(in, n, out.data(), scratch.data(), scratch_bytes, st);
-        },
-        stream, ctx.options.timing);
-  }
+  PinnedBuffer<T> got(1);
+  const auto check = [&](cudaStream_t st) {
+    return check_output(
+        out.data(), 1, got, [&](cudaStream_t l) { launch(base, n, out.data(), scratch.data(), scratch_bytes, l); },
+        [&](std::span<const T> value) { return judge(value[0], want, n); }, st, row.name);
+  };
+  std::vector<std::int64_t> next(windows.size(), 0);
+  std::vector<TimedMode> modes;
+  for (std::size_t g = 0; g < windows.size(); ++g)
+    modes.push_back({g,
+                     [&, g](cudaStream_t st) {
+                       const T* in = base + (next[g]++ % windows[g]) * n;
+                       launch(in, n, out.data(), scratch.data(), scratch_bytes, st);
+                     },
+                     ctx.options.timing});
+  measure_rung(ctx, what, row, rung.unsupported(n), check, modes, stream);
 }
 
-Table make_table(const RunContext& ctx, std::string title, std::string note, std::int64_t n) {
+Table make_table(const RunContext& ctx, const std::string& type, std::int64_t n) {
   Table table;
   table.study = "reduce";
-  table.title = std::move(title);
-  table.case_note = std::move(note);
-  table.bytes_formula = "n x 4 B (each input element read once)";
-  table.bytes_moved = static_cast<double>(n) * 4;
-  table.measured_peak_gbs = ctx.measured_peak_gbs;
-  table.theoretical_peak_gbs = ctx.device.theoretical_bandwidth_gbs();
+  table.title = "reduce " + type + " sum, n = " + count_label(n);
+  table.params = {{"n", n}, {"type", type}, {"op", "sum"}};
+  table.work.elements = static_cast<double>(n);
+  table.work.bytes_read = static_cast<double>(n) * 4;
+  table.work.bytes_written = 4;
+  table.work.formula = "n x 4 B read (+ 4 B written)";
+  table.peak = ctx.peak(Bound::dram_read);
   return table;
 }
 
-void add_accounting_footnotes(Table& table, std::int64_t n) {
-  table.footnotes.push_back(
-      "GB/s here = n x 4 B / time, the arithmetic behind the seeds' table (2^22 x 4 B / 8.054 ms = "
-      "2.083 GB/s). Seed 001 also counts every level's reads and writes; those figures follow.");
-  for (const ReduceVariant& v : reduce_variants()) {
-    if (!v.all_levels_elements)
+// The course's multi-level accounting (every level's reads and writes) for the rows that launch
+// several levels, as typed figures of the row and one line of prose.
+void add_all_levels_figures(Table& table, std::int64_t n) {
+  for (const Rung& rung : registry()) {
+    if (!rung.all_levels_elements)
       continue;
-    for (const Row& row : table.rows) {
-      if (row.name != v.name || row.check != CheckStatus::passed || row.timings.empty() || !row.timings[0])
+    for (Row& row : table.rows) {
+      if (row.name != rung.info.name || row.check != CheckStatus::passed || !row.timings[0])
         continue;
-      const double bytes = v.all_levels_elements(n) * 4;
-      char text[240];
-      std::snprintf(text, sizeof text, "%s, all levels (seed 001's accounting): %.0f accesses, %.3f MB -> %.1f GB/s",
-                    row.name.c_str(), bytes / 4, bytes / 1e6, bandwidth_gbs(bytes, row.timings[0]->median_ms));
-      table.footnotes.push_back(text);
+      const double bytes = rung.all_levels_elements(n) * 4;
+      row.params["all_levels_bytes"] = bytes;
+      row.params["all_levels_gbs"] = per_second(bytes, row.timings[0]->median_ms) / 1e9;
     }
   }
+  table.footnotes.push_back(
+      "GB/s here = n x 4 B / time, the arithmetic behind the course's table (2^22 x 4 B / 8.054 ms = "
+      "2.083 GB/s). The course's reduction slides (Hui Liu) also count every level's reads and writes: "
+      "the JSON carries that figure as all_levels_bytes and all_levels_gbs for the multi-level rungs.");
 }
 
 template <class T>
-Table ladder_table(const RunContext& ctx, Pools& pools, std::int64_t n, bool seed_case, Stream& stream) {
-  const char* type = std::is_same_v<T, int> ? "int32" : "float";
-  std::string note;
-  std::vector<TimedGroup> groups;
-  Table table;
+Table ladder_table(const RunContext& ctx, Pools& pools, std::int64_t n, std::string label, bool headline,
+                   Stream& stream) {
+  Table table = make_table(ctx, type_name<T>(), n);
+  table.headline = headline;
+  std::vector<std::int64_t> windows = {1};
   const double bytes = static_cast<double>(n) * 4;
-  const bool fits_l2 = bytes < 3.0 * static_cast<double>(ctx.device.l2_bytes);
-  if (fits_l2) {
-    const std::int64_t windows = rotation_windows(ctx, n, pools.elements);
-    note = std::string(seed_case ? "the seeds' size; " : "") + "input fits in the L2: group [1] reads one buffer (L2 speed), group [2] rotates over " +
-           std::to_string(windows) + " buffers (DRAM)";
-    table = make_table(ctx, std::string("reduce ") + type + " sum, n = " + pow2_label(n), note, n);
-    table.groups = {"one buffer (L2-resident)", "rotating " + std::to_string(windows) + " buffers"};
-    groups = {{1}, {windows}};
+  if (bytes < 3.0 * static_cast<double>(ctx.device.l2_bytes)) {
+    const std::int64_t rotating = rotation_windows(ctx, n, pools.elements);
+    windows.push_back(rotating);
+    label += std::string(label.empty() ? "" : "; ") + "input fits in the L2: [1] reads one buffer (L2 speed), [2] rotates over " +
+             std::to_string(rotating) + " buffers (DRAM)";
+    table.groups = {"one buffer (L2-resident)", "rotating " + std::to_string(rotating) + " buffers"};
   } else {
-    table = make_table(ctx, std::string("reduce ") + type + " sum, n = " + pow2_label(n),
-                       "input far larger than the L2: every launch reads DRAM", n);
+    label += std::string(label.empty() ? "" : "; ") + "far larger than the L2: every launch reads DRAM";
     table.groups = {"one buffer"};
-    groups = {{1}};
   }
+  table.case_label = label;
   const Expected<T> want = expected_sum<T>(pool_of<T>(pools), n, stream);
-  for (const ReduceVariant& v : reduce_variants()) {
-    Row row;
-    row.name = std::string(v.name);
-    row.idea = std::string(v.idea);
-    row.is_reference = v.is_reference;
-    row.timings.resize(table.groups.size());
-    ctx.say("  reduce " + std::string(type) + " n=" + pow2_label(n) + ": " + row.name);
-    check_and_time<T>(ctx, v, pools, n, want, groups, 0, row, stream);
+  const auto labels = rung_labels(infos_of(registry()));
+  for (std::size_t i = 0; i < registry().size(); ++i) {
+    const Rung& rung = registry()[i];
+    if (!ctx.shows(rung.info))
+      continue;
+    Row row = make_row(rung.info, labels[i], table.groups.size());
+    check_and_time<T>(ctx, std::string("reduce ") + type_name<T>() + " n = " + count_label(n), rung, pools, n,
+                      want, windows, row, stream);
     table.rows.push_back(std::move(row));
   }
-  add_accounting_footnotes(table, n);
+  add_all_levels_figures(table, n);
   table.footnotes.push_back("random input seed " + std::to_string(pools.seed) +
                             (std::is_same_v<T, int> ? " (int32 in [-1000, 1000], no zeros)" : " (float in [-1, 1), no zeros)"));
   if constexpr (std::is_floating_point_v<T>) {
     char text[200];
-    std::snprintf(text, sizeof text, "float check: |gpu - exact| <= d u / (1 - d u) x sum|x| with d = %lld (bound %.3Lg)",
-                  static_cast<long long>(rounding_depth_bound(n)), sum_tolerance<T>(n, want.sum_abs));
+    std::snprintf(text, sizeof text, "float check: |gpu - exact| <= d u / (1 - d u) x sum|x| with d = %lld",
+                  static_cast<long long>(rounding_depth_bound(n)));
     table.footnotes.push_back(text);
   }
   return table;
@@ -234,98 +192,85 @@ Table ladder_table(const RunContext& ctx, Pools& pools, std::int64_t n, bool see
 // The floor of any one-launch call, timed like the sweep's rows: an empty kernel, back to back.
 __global__ void empty_kernel() {}
 
-double empty_launch_us(const RunContext& ctx, Stream& stream) {
-  const Measurement m = time_launches([](cudaStream_t s) { empty_kernel<<<1, 32, 0, s>>>(); }, stream,
-                                      ctx.options.timing);
-  return m.median_ms * 1e3;
-}
+// The sweep: the library call and CUB, int32 and float; with --all also the rungs whose launch
+// shapes the library chooses between (int32), in a second table.
+std::vector<Sweep> sweep(const RunContext& ctx, Pools& pools, int from_log2, int to_log2, Stream& stream) {
+  const Rung* library = nullptr;
+  const Rung* vendor = nullptr;
+  std::vector<const Rung*> candidates;
+  for (const Rung& rung : registry()) {
+    if (rung.info.role == Role::library)
+      library = &rung;
+    else if (rung.info.role == Role::reference && rung.info.vendor)
+      vendor = &rung;
+    else if (rung.info.name.starts_with("single_pass") || rung.info.name.starts_with("polled_finish") ||
+             rung.info.name == "flagged_finish" || rung.info.name == "one_cluster")
+      candidates.push_back(&rung);
+  }
+  Sweep main;
+  main.study = "reduce";
+  main.title = "reduce sweep: ladder::reduce vs CUB, rotating inputs";
+  main.series = {{"int32 ladder", Role::library}, {"int32 CUB", Role::reference},
+                 {"float ladder", Role::library}, {"float CUB", Role::reference}};
+  main.ratios = {{"int32 x CUB", 0, 1}, {"float x CUB", 2, 3}};
+  Sweep shapes;
+  shapes.study = "reduce";
+  shapes.title = "reduce sweep (int32): the shapes the library chooses between";
+  shapes.series.push_back({"ladder", Role::library});
+  for (const Rung* c : candidates)
+    shapes.series.push_back({std::string(c->info.name), c->info.role});
+  // No ratio columns here: the times are the point, and the columns would pass 120.
 
-// The sweep: the library call and CUB, int32 and float, one table per size.
-std::vector<Table> sweep(const RunContext& ctx, Pools& pools, int from_log2, int to_log2, Stream& stream) {
-  std::vector<Table> tables;
-  std::vector<std::string> summary = {
-      "sweep summary (median us per call; ratio = ladder / CUB, < 1 is faster; the library's shape "
-      "by size: src/reduce/api_config.hpp):"};
-  double worst_small = 0;
-  // The library and CUB (rows 0 and 1), then the rungs whose launch shapes the library chooses
-  // between (their int32 times are the summary's last columns).
-  std::vector<const ReduceVariant*> rows;
-  for (std::string_view name : {"ladder::reduce", "cub::DeviceReduce::Sum", "single_pass", "single_pass_1024",
-                                "flagged_finish", "polled_finish", "polled_finish_1024", "one_cluster"})
-    for (const ReduceVariant& v : reduce_variants())
-      if (v.name == name)
-        rows.push_back(&v);
-  std::string header = "n | int32 ladder | int32 CUB | ratio | float ladder | float CUB | ratio";
-  for (std::size_t r = 2; r < rows.size(); ++r)
-    header += " | int32 " + std::string(rows[r]->name);
-  summary.push_back(header);
   for (int k = from_log2; k <= to_log2; ++k) {
     const std::int64_t n = std::int64_t{1} << k;
     if (n > pools.elements)
       break;
     const std::int64_t windows = rotation_windows(ctx, n, pools.elements);
-    Table table = make_table(ctx, "reduce sweep, n = " + pow2_label(n),
-                             "sweep; rotating over " + std::to_string(windows) + " input buffers", n);
-    table.groups = {"int32 sum", "float sum"};
     const Expected<int> want_int = expected_sum<int>(pool_of<int>(pools), n, stream);
     const Expected<float> want_float = expected_sum<float>(pool_of<float>(pools), n, stream);
-    for (const ReduceVariant* v : rows) {
-      Row row;
-      row.name = std::string(v->name);
-      row.idea = std::string(v->idea);
-      row.is_reference = v->is_reference;
-      row.timings.resize(2);
-      ctx.say("  reduce sweep n=" + pow2_label(n) + ": " + row.name);
-      check_and_time<int>(ctx, *v, pools, n, want_int, {{windows}}, 0, row, stream);
-      if (row.check == CheckStatus::passed) {
-        Row float_row = row;
-        check_and_time<float>(ctx, *v, pools, n, want_float, {{windows}}, 1, float_row, stream);
-        row.timings[1] = float_row.timings[1];
-        if (float_row.check != CheckStatus::passed) {
-          row.check = float_row.check;
-          row.note = "float: " + float_row.note;
-        }
-      }
-      table.rows.push_back(std::move(row));
-    }
-    auto us = [&](std::size_t r, std::size_t g) {
-      const Row& row = table.rows[r];
-      return row.check == CheckStatus::passed && row.timings[g] ? row.timings[g]->median_ms * 1e3 : NAN;
+    auto one = [&](const Rung& rung, auto type_tag, SweepPoint& point) {
+      using T = decltype(type_tag);
+      Row row = make_row(rung.info, "", 1);
+      if constexpr (std::is_same_v<T, int>)
+        check_and_time<int>(ctx, "reduce sweep n = " + count_label(n), rung, pools, n, want_int, {windows}, row, stream);
+      else
+        check_and_time<float>(ctx, "reduce sweep n = " + count_label(n), rung, pools, n, want_float, {windows}, row, stream);
+      point.times.push_back(row.timings[0]);
+      point.checks.push_back(row.check);
     };
-    char line[200];
-    const double ri = us(0, 0) / us(1, 0), rf = us(0, 1) / us(1, 1);
-    std::snprintf(line, sizeof line, "%s | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f", pow2_label(n).c_str(),
-                  us(0, 0), us(1, 0), ri, us(0, 1), us(1, 1), rf);
-    std::string summary_line = line;
-    for (std::size_t r = 2; r < table.rows.size(); ++r) {
-      std::snprintf(line, sizeof line, " | %.2f", us(r, 0));
-      summary_line += line;
+    SweepPoint point{n, count_label(n), {}, {}};
+    one(*library, int{}, point);
+    one(*vendor, int{}, point);
+    one(*library, float{}, point);
+    one(*vendor, float{}, point);
+    main.points.push_back(std::move(point));
+    if (ctx.options.all) {
+      SweepPoint p{n, count_label(n), {}, {}};
+      one(*library, int{}, p);
+      for (const Rung* c : candidates)
+        one(*c, int{}, p);
+      shapes.points.push_back(std::move(p));
     }
-    summary.push_back(summary_line);
-    if (k <= 20)
-      worst_small = std::max({worst_small, ri, rf});
-    tables.push_back(std::move(table));
   }
-  if (!tables.empty()) {
-    char line[200];
-    std::snprintf(line, sizeof line, "worst ladder / CUB latency ratio for n <= 2^20: %.3f (goal <= 0.6)", worst_small);
-    summary.push_back(line);
-    std::snprintf(line, sizeof line,
-                  "an empty kernel, one launch timed the same way: %.2f us (no one-launch call can beat it)",
-                  empty_launch_us(ctx, stream));
-    summary.push_back(line);
-    for (auto& s : summary)
-      tables.back().footnotes.push_back(s);
-  }
-  return tables;
+  const Measurement floor = time_launches([](cudaStream_t s) { empty_kernel<<<1, 32, 0, s>>>(); }, stream,
+                                          ctx.options.timing);
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "an empty kernel, one launch timed the same way, takes %s: no one-launch call can beat it",
+                format_time(floor.median_ms).c_str());
+  main.footnotes.push_back(text);
+  std::vector<Sweep> out = {std::move(main)};
+  if (ctx.options.all)
+    out.push_back(std::move(shapes));
+  return out;
 }
 
-std::vector<Table> run(const RunContext& ctx) {
+StudyResults run(const RunContext& ctx) {
   Stream stream;
   Pools pools;
   std::vector<std::int64_t> custom;
   for (const auto& s : ctx.options.sizes)
-    custom.push_back(parse_size(s));
+    custom.push_back(parse_count(s, "--size"));
   std::int64_t largest = std::int64_t{1} << (ctx.options.small ? 20 : 28);
   for (auto n : custom)
     largest = std::max(largest, n);
@@ -337,47 +282,45 @@ std::vector<Table> run(const RunContext& ctx) {
   fill_random<float>(pools.floats.data(), largest, pools.seed ^ 0x5bd1e995u, -1.0, 1.0, stream);
   LADDER_CUDA(cudaStreamSynchronize(stream));
 
-  std::vector<Table> tables;
+  StudyResults results;
+  auto& tables = results.tables;
   if (!custom.empty()) {
     for (auto n : custom) {
-      tables.push_back(ladder_table<int>(ctx, pools, n, false, stream));
-      tables.push_back(ladder_table<float>(ctx, pools, n, false, stream));
+      tables.push_back(ladder_table<int>(ctx, pools, n, "", tables.empty(), stream));
+      tables.push_back(ladder_table<float>(ctx, pools, n, "", false, stream));
     }
-    return tables;
+    return results;
   }
   if (ctx.options.small) {
-    tables.push_back(ladder_table<int>(ctx, pools, 1000003, false, stream));
-    tables.push_back(ladder_table<float>(ctx, pools, std::int64_t{1} << 16, false, stream));
-    for (auto& t : sweep(ctx, pools, 10, 14, stream))
-      tables.push_back(std::move(t));
-    return tables;
+    tables.push_back(ladder_table<int>(ctx, pools, 1000003, "small", true, stream));
+    tables.push_back(ladder_table<float>(ctx, pools, std::int64_t{1} << 16, "small", false, stream));
+    results.sweeps = sweep(ctx, pools, 10, 14, stream);
+    return results;
   }
-  tables.push_back(ladder_table<int>(ctx, pools, std::int64_t{1} << 22, true, stream));
-  tables.push_back(ladder_table<int>(ctx, pools, std::int64_t{1} << 28, false, stream));
-  tables.push_back(ladder_table<float>(ctx, pools, std::int64_t{1} << 28, false, stream));
-  for (auto& t : sweep(ctx, pools, 10, 28, stream))
-    tables.push_back(std::move(t));
-  return tables;
+  tables.push_back(ladder_table<int>(ctx, pools, std::int64_t{1} << 28, "default size", true, stream));
+  tables.push_back(ladder_table<float>(ctx, pools, std::int64_t{1} << 28, "default size", false, stream));
+  tables.push_back(ladder_table<int>(ctx, pools, std::int64_t{1} << 22, "the course's size", false, stream));
+  results.sweeps = sweep(ctx, pools, 10, 28, stream);
+  return results;
 }
 
-std::vector<RungInfo> rungs() {
-  std::vector<RungInfo> out;
-  for (const ReduceVariant& v : reduce_variants())
-    out.push_back({v.name, v.idea, v.seed, v.is_reference, v.kernel, v.block_threads,
-                   v.all_levels_elements ? seed_shared_bytes<int>() : v.ring_shared_bytes});
-  return out;
-}
+std::vector<RungInfo> rung_infos() { return infos_of(registry()); }
 
 std::string notes() { return brent_notes(); }
 
 } // namespace
 
-const Study& reduce_study() {
-  static const Study study{"reduce",
-                           "Parallel reduction (sum; int32 and float), seven seed kernels and beyond",
-                           "001_0e1c07471f54757a.txt, 000_733e1357adff97a9.txt (reduction)",
-                           rungs, run, notes};
-  return study;
+const Study& study() {
+  static const Study s{.name = "reduce",
+                       .title = "Parallel reduction (sum; int32 and float), the course's seven kernels and beyond",
+                       .course = "Harris's seven kernels as taught in \"Optimizing CUDA code\" (Moreno Maza, UWO "
+                                 "CS4402) and the reduction slides of Hui Liu",
+                       .rungs = rung_infos,
+                       .run = run,
+                       .check_size = check_size,
+                       .size_syntax = "N, 2^K or 4Mi (elements)",
+                       .notes = notes};
+  return s;
 }
 
-} // namespace ladder::lab
+} // namespace ladder::lab::reduce

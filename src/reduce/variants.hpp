@@ -1,7 +1,9 @@
-// The reduction ladder's registry: the seeds' seven kernels in their order, the rungs beyond the
-// seeds (each one measured change), the library call, then the reference rows (CUB). The CLI,
-// the GPU tests and the benchmark all iterate reduce_variants(), so a new rung is one entry.
+// The reduction ladder's registry: the course's seven kernels in their order, the rungs beyond them
+// (each one measured change, their tuning shapes as variants), the library call, then CUB. The
+// CLI, the GPU tests and the benchmark all iterate reduce::registry(), so a new rung is one entry.
 #pragma once
+
+#include "core/rung.hpp"
 
 #include <cuda_runtime.h>
 
@@ -10,7 +12,7 @@
 #include <span>
 #include <string_view>
 
-namespace ladder::lab {
+namespace ladder::lab::reduce {
 
 // Sum of in[0, n) into *out (device memory), enqueued on `stream`. `scratch` is device memory of
 // at least scratch_bytes(n) bytes that was zeroed once when allocated: the single-pass rungs
@@ -19,25 +21,19 @@ template <class T>
 using ReduceLaunch = void (*)(const T* in, std::int64_t n, T* out, void* scratch,
                               std::size_t scratch_bytes, cudaStream_t stream);
 
-struct ReduceVariant {
-  std::string_view name;
-  std::string_view idea;
-  std::string_view seed; // the seed table row it reproduces; "" beyond the seeds
-  bool is_reference;     // vendor rows (CUB)
-  // nullptr when the variant handles n elements, else the reason it does not (shown in tables).
-  const char* (*unsupported)(std::int64_t n);
-  std::size_t (*scratch_bytes)(std::int64_t n);
-  ReduceLaunch<int> launch_int;
-  ReduceLaunch<float> launch_float;
-  // Elements read plus written over all launches (seed 001's accounting), or null when the
-  // variant is one pass over the input (reads n, writes 1) or a library call.
-  double (*all_levels_elements)(std::int64_t n);
-  const void* kernel; // first-level kernel (int) for the resource report; null for library calls
-  int block_threads;
-  std::size_t ring_shared_bytes = 0; // dynamic shared memory of the ring rungs' launch
+struct Rung {
+  RungInfo info;
+  // nullptr when the rung handles n elements, else the reason it does not (shown in tables).
+  const char* (*unsupported)(std::int64_t n) = nullptr;
+  std::size_t (*scratch_bytes)(std::int64_t n) = nullptr;
+  ReduceLaunch<int> launch_int = nullptr;
+  ReduceLaunch<float> launch_float = nullptr;
+  // Elements read plus written over all launches (the course's multi-level accounting), or null
+  // when the rung is one pass over the input (reads n, writes 1) or a library call.
+  double (*all_levels_elements)(std::int64_t n) = nullptr;
 };
 
-std::span<const ReduceVariant> reduce_variants();
+std::span<const Rung> registry();
 
 // The seeds' block size for every seed rung.
 inline constexpr int seed_block = 128;
@@ -50,4 +46,4 @@ template <class T> constexpr std::size_t seed_shared_bytes() {
 // Rung 7's grid: the top of the seed's "64-256 blocks of 128 threads" on G80.
 inline constexpr int seed_cascade_blocks = 256;
 
-} // namespace ladder::lab
+} // namespace ladder::lab::reduce

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <vector>
 
-namespace ladder::lab {
+namespace ladder::lab::scan {
 
 namespace {
 
@@ -116,4 +116,4 @@ LADDER_INSTANTIATE(double)
 template std::string compare_prefix_sums<float>(std::span<const float>, std::span<const float>, bool, double);
 template std::string compare_prefix_sums<double>(std::span<const double>, std::span<const double>, bool, double);
 
-} // namespace ladder::lab
+} // namespace ladder::lab::scan

@@ -8,7 +8,7 @@
 #include <string>
 #include <type_traits>
 
-namespace ladder::lab {
+namespace ladder::lab::scan {
 
 // The seed's sequential exclusive scan: out[0] = 0, out[j] = out[j - 1] + in[j - 1]. Integers
 // wrap around modulo 2^bits (computed in the unsigned type, so the wrap is defined behaviour and
@@ -36,4 +36,4 @@ std::string compare_prefix_sums(std::span<const T> got, std::span<const T> in, b
 // `min_tile` elements: 2 log2(n) for the trees and shuffles, plus n / min_tile for the chain.
 double scan_error_depth(std::int64_t n, std::int64_t min_tile);
 
-} // namespace ladder::lab
+} // namespace ladder::lab::scan

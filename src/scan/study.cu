@@ -1,238 +1,188 @@
 // The scan study: for each size, rung 1 (the sequential CPU scan, timed with std::chrono) gives
 // the reference; every GPU rung is checked against it with the output poisoned, then timed. The
-// default run sweeps 2^10 .. 2^28 int32 (the seed's 1024 .. 16M sizes included, so its CPU-vs-GPU
-// table is the "cumul" column of the cpu_scan baseline), then float at 2^28, then compaction.
+// default run shows the ladder at 2^28 int32 and float, at the course's one-block size (1024, where
+// its kernels run), stream compaction at 2^28, and a sweep 2^10 .. 2^28 of the library call, CUB
+// and the CPU (the course's CPU-vs-GPU table is its "x CPU" column).
 #include "scan/reference.hpp"
 #include "scan/variants.hpp"
 
-#include "core/harness.hpp"
+#include "core/protocol.hpp"
+#include "core/sizes.hpp"
 #include "core/study.hpp"
 #include "ladder/scan.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <chrono>
-#include <cmath>
-#include <sstream>
-#include <stdexcept>
+#include <iterator>
 #include <type_traits>
 
-namespace ladder::lab {
+namespace ladder::lab::scan {
 
 namespace {
 
-std::int64_t parse_size(const std::string& text) {
-  std::int64_t value = 0;
-  const std::string_view all(text);
-  auto number = [](std::string_view part, std::int64_t& v) {
-    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-    return ec == std::errc() && end == part.data() + part.size();
-  };
-  if (const auto caret = all.find('^'); caret != std::string_view::npos) {
-    std::int64_t base = 0, exponent = 0;
-    if (number(all.substr(0, caret), base) && base == 2 && number(all.substr(caret + 1), exponent) &&
-        exponent >= 0 && exponent <= 40)
-      return std::int64_t{1} << exponent;
-  } else if (number(all, value) && value > 0) {
-    return value;
-  }
-  throw std::invalid_argument("--size for scan must be a positive element count or 2^K, got '" + text + "'");
+void check_size(std::string_view text) { (void)parse_count(text, "--size"); }
+
+template <class T> constexpr const char* type_name() { return std::is_floating_point_v<T> ? "float" : "int32"; }
+
+std::string l2_label(const RunContext& ctx, double bytes) {
+  return bytes < 4.0 * static_cast<double>(ctx.device.l2_bytes) ? "fits in L2 or nearly: cache speed, not DRAM" : "";
 }
 
-std::string size_label(std::int64_t n) {
-  std::string s = "n = " + std::to_string(n);
-  if (n > 0 && (n & (n - 1)) == 0)
-    s += " (2^" + std::to_string(static_cast<int>(std::log2(static_cast<double>(n)))) + ")";
-  return s;
-}
+std::string joined(std::string a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + "; " + b; }
 
-enum class Kind { scan_i32, scan_f32, compact_i32 };
-
-struct Case {
-  Kind kind;
-  std::int64_t n;
+// Kernel launches and memsets in one library call at this size: a stream capture of the call.
+struct GraphCount {
+  int kernels = 0, memsets = 0, other = 0;
 };
-
-std::vector<Case> cases(const RunContext& ctx) {
-  std::vector<Case> out;
-  if (!ctx.options.sizes.empty()) {
-    for (const auto& size : ctx.options.sizes)
-      out.push_back({Kind::scan_i32, parse_size(size)});
-  } else if (ctx.options.small) {
-    out = {{Kind::scan_i32, 1000}, {Kind::scan_i32, 4097}, {Kind::scan_i32, 65539},
-           {Kind::scan_f32, 65539}, {Kind::compact_i32, 100003}};
-  } else {
-    for (int k = 10; k <= 28; ++k)
-      out.push_back({Kind::scan_i32, std::int64_t{1} << k});
-    out.push_back({Kind::scan_f32, std::int64_t{1} << 28});
-    out.push_back({Kind::compact_i32, std::int64_t{1} << 28});
-  }
-  return out;
-}
-
-std::string l2_note(const RunContext& ctx, double bytes) {
-  return bytes < 4.0 * static_cast<double>(ctx.device.l2_bytes)
-             ? "fits in L2 or nearly: cache speed, not DRAM"
-             : "";
-}
-
-// The median of repeated host runs (warm caches, like the seed's CPU column).
-template <class F> Measurement time_on_host(F&& body) {
-  using clock = std::chrono::steady_clock;
-  body(); // warm-up (and first touch of the output)
-  std::vector<double> ms;
-  double total = 0;
-  while (ms.size() < 3 || (total < 300.0 && ms.size() < 51)) {
-    const auto start = clock::now();
-    body();
-    const double t = std::chrono::duration<double, std::milli>(clock::now() - start).count();
-    ms.push_back(t);
-    total += t;
-  }
-  return summarize_samples(std::move(ms));
-}
-
-// How many graph nodes one library call makes at this size: stream capture of the call.
-std::string launches_of_library_call(std::int64_t n, const DeviceBuffer<std::int32_t>& in,
-                                     const DeviceBuffer<std::int32_t>& out) {
+std::optional<GraphCount> capture_library_call(std::int64_t n, const DeviceBuffer<std::int32_t>& in,
+                                               const DeviceBuffer<std::int32_t>& out) {
   Stream stream;
   exclusive_scan(in.data(), out.data(), n, stream.get()); // the pool exists before the capture
   LADDER_CUDA(cudaStreamSynchronize(stream));
   cudaGraph_t graph = nullptr;
-  std::string result;
   if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
     cudaGetLastError();
-    return "capture unavailable";
+    return std::nullopt;
   }
+  bool failed = false;
   try {
     exclusive_scan(in.data(), out.data(), n, stream.get());
-  } catch (const std::exception& e) {
-    result = std::string("capture failed: ") + e.what();
+  } catch (const std::exception&) {
+    failed = true;
   }
   const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
-  if (!result.empty() || ended != cudaSuccess || !graph) {
+  if (failed || ended != cudaSuccess || !graph) {
     cudaGetLastError();
-    return result.empty() ? "capture failed" : result;
+    return std::nullopt;
   }
   std::size_t count = 0;
   cudaGraphGetNodes(graph, nullptr, &count);
   std::vector<cudaGraphNode_t> nodes(count);
   cudaGraphGetNodes(graph, nodes.data(), &count);
-  int kernels = 0, memsets = 0, other = 0;
+  GraphCount c;
   for (auto node : nodes) {
     cudaGraphNodeType type{};
     cudaGraphNodeGetType(node, &type);
-    if (type == cudaGraphNodeTypeKernel)
-      ++kernels;
-    else if (type == cudaGraphNodeTypeMemset)
-      ++memsets;
-    else
-      ++other;
+    ++(type == cudaGraphNodeTypeKernel ? c.kernels : type == cudaGraphNodeTypeMemset ? c.memsets : c.other);
   }
   cudaGraphDestroy(graph);
-  std::ostringstream s;
-  s << "ladder::exclusive_scan at this size (stream capture): " << kernels << " kernel launch"
-    << (kernels == 1 ? "" : "es") << ", " << memsets << " memset, " << other
-    << " other nodes (scratch alloc/free)";
-  return s.str();
+  return c;
+}
+
+// One scan input of n elements, its host copy and the CPU's answer.
+template <class T> struct ScanCase {
+  std::int64_t n;
+  std::uint64_t seed = fresh_seed();
+  DeviceBuffer<T> in, out;
+  PinnedBuffer<T> host_in, host_out;
+  std::vector<T> expected;
+  Measurement cpu_time;
+
+  ScanCase(std::int64_t count, Stream& stream)
+      : n(count), in(static_cast<std::size_t>(count)), out(static_cast<std::size_t>(count)),
+        host_in(static_cast<std::size_t>(count)), host_out(static_cast<std::size_t>(count)),
+        expected(static_cast<std::size_t>(count)) {
+    if constexpr (std::is_floating_point_v<T>)
+      fill_random<T>(in.data(), n, seed, -1.0, 1.0, stream);
+    else
+      fill_random<T>(in.data(), n, seed, -1000.0, 1000.0, stream);
+    copy_to_host(host_in, in.data(), in.size(), stream);
+    const std::span<const T> input(host_in.data(), host_in.size());
+    cpu_time = time_on_host([&] { cpu_exclusive_scan<T>(input, expected); });
+  }
+
+  std::string check(const Rung& rung, ScanLaunch<T> launch, cudaStream_t stream) {
+    const auto count = static_cast<std::size_t>(n);
+    const std::span<const T> input(host_in.data(), count);
+    return check_output(
+        out.data(), count, host_out, [&](cudaStream_t l) { launch(in.data(), out.data(), n, l); },
+        [&](std::span<const T> got) {
+          if (!rung.computes_scan)
+            return compare_exact<T>(got, input);
+          if constexpr (std::is_floating_point_v<T>)
+            return compare_prefix_sums<T>(got, input, false,
+                                          scan_error_depth(n, rung.chain_tile > 0 ? rung.chain_tile : n));
+          else
+            return compare_exact<T>(got, expected);
+        },
+        stream, std::string(rung.info.name));
+  }
+};
+
+template <class T> ScanLaunch<T> launcher(const Rung& rung) {
+  if constexpr (std::is_floating_point_v<T>)
+    return rung.launch_f32;
+  else
+    return rung.launch_i32;
+}
+
+// Checks and times `rung` on `c` into `row` (the CPU rung takes the case's host time).
+template <class T>
+void measure(const RunContext& ctx, const Rung& rung, ScanCase<T>& c, Row& row, Stream& stream) {
+  if (rung.on_cpu) {
+    row.check = CheckStatus::passed;
+    row.timings[0] = c.cpu_time;
+    return;
+  }
+  const ScanLaunch<T> launch = launcher<T>(rung);
+  measure_rung(
+      ctx, std::string("scan ") + type_name<T>() + " n = " + count_label(c.n), row, rung.unsupported(c.n),
+      [&](cudaStream_t st) { return c.check(rung, launch, st); },
+      {{0, [&](cudaStream_t st) { launch(c.in.data(), c.out.data(), c.n, st); }, ctx.options.timing}}, stream);
+}
+
+Table scan_table(const RunContext& ctx, const std::string& type, std::int64_t n) {
+  Table table;
+  table.study = "scan";
+  table.title = "exclusive scan " + type + ", n = " + count_label(n);
+  table.params = {{"n", n}, {"type", type}, {"op", "exclusive sum"}};
+  table.work.elements = static_cast<double>(n);
+  table.work.bytes_read = table.work.bytes_written = 4.0 * static_cast<double>(n);
+  table.work.formula = "2 x n x 4 B";
+  table.peak = ctx.peak(Bound::dram_copy);
+  table.groups = {"loop over launches"};
+  return table;
 }
 
 template <class T>
-Table run_scan_case(const RunContext& ctx, std::int64_t n, Stream& stream) {
-  constexpr bool is_float = std::is_floating_point_v<T>;
-  const char* type = is_float ? "float" : "int32";
-  Table table;
-  table.study = "scan";
-  table.title = std::string("exclusive scan ") + type + " " + size_label(n);
-  table.bytes_formula = std::string("2 x n x 4 B");
-  table.bytes_moved = 2.0 * static_cast<double>(n) * sizeof(T);
-  table.case_note = l2_note(ctx, table.bytes_moved);
-  table.measured_peak_gbs = ctx.measured_peak_gbs;
-  table.theoretical_peak_gbs = ctx.device.theoretical_bandwidth_gbs();
-  table.groups = {"loop over launches"};
-
-  const auto count = static_cast<std::size_t>(n);
-  DeviceBuffer<T> in(count), out(count);
-  const std::uint64_t seed = fresh_seed();
-  if constexpr (is_float)
-    fill_random<T>(in.data(), n, seed, -1.0, 1.0, stream);
-  else
-    fill_random<T>(in.data(), n, seed, -1000.0, 1000.0, stream);
-  PinnedBuffer<T> host_in(count), host_out(count);
-  std::vector<T> expected(count);
-  LADDER_CUDA(cudaMemcpyAsync(host_in.data(), in.data(), count * sizeof(T), cudaMemcpyDeviceToHost, stream));
-  LADDER_CUDA(cudaStreamSynchronize(stream));
-  const std::span<const T> input(host_in.data(), count);
-  table.footnotes.push_back("random input seed " + std::to_string(seed) +
-                            (is_float ? ", uniform in [-1, 1)" : ", uniform in [-1000, 1000] without 0"));
-
-  for (const ScanVariant& v : scan_variants()) {
-    Row row;
-    row.name = std::string(v.name);
-    row.idea = std::string(v.idea);
-    row.is_reference = v.is_reference;
-    row.timings.resize(1);
-    if (v.on_cpu) {
-      ctx.say("  scan " + std::to_string(n) + ": " + row.name);
-      row.timings[0] = time_on_host([&] { cpu_exclusive_scan<T>(input, expected); });
-      row.check = CheckStatus::passed;
-      row.note = "";
-      table.rows.push_back(std::move(row));
+Table run_scan_case(const RunContext& ctx, std::int64_t n, const std::string& label, bool headline, Stream& stream) {
+  Table table = scan_table(ctx, type_name<T>(), n);
+  table.headline = headline;
+  table.case_label = joined(label, l2_label(ctx, table.work.bytes_read + table.work.bytes_written));
+  ScanCase<T> c(n, stream);
+  table.footnotes.push_back("random input seed " + std::to_string(c.seed) +
+                            (std::is_floating_point_v<T> ? ", uniform in [-1, 1)" : ", uniform in [-1000, 1000] without 0"));
+  const auto labels = rung_labels(infos_of(registry()));
+  for (std::size_t i = 0; i < registry().size(); ++i) {
+    const Rung& rung = registry()[i];
+    if (!ctx.shows(rung.info))
       continue;
-    }
-    if (const char* reason = v.unsupported(n)) {
-      row.check = CheckStatus::skipped;
-      row.note = reason;
-      table.rows.push_back(std::move(row));
-      continue;
-    }
-    const ScanLaunch<T> launch = [&] {
-      if constexpr (is_float)
-        return v.launch_f32;
-      else
-        return v.launch_i32;
-    }();
-    ctx.say("  scan " + std::to_string(n) + ": " + row.name);
-    poison(out.data(), out.bytes(), stream);
-    launch(in.data(), out.data(), n, stream);
-    check_launch(row.name.c_str());
-    LADDER_CUDA(cudaMemcpyAsync(host_out.data(), out.data(), count * sizeof(T), cudaMemcpyDeviceToHost, stream));
-    LADDER_CUDA(cudaStreamSynchronize(stream));
-    const std::span<const T> got(host_out.data(), count);
-    std::string mismatch;
-    if (!v.computes_scan)
-      mismatch = compare_exact<T>(got, input);
-    else if constexpr (is_float)
-      mismatch = compare_prefix_sums<T>(got, input, false,
-                                        scan_error_depth(n, v.chain_tile > 0 ? v.chain_tile : n));
-    else
-      mismatch = compare_exact<T>(got, expected);
-    if (!mismatch.empty()) {
-      row.check = CheckStatus::wrong;
-      row.note = mismatch;
-      table.rows.push_back(std::move(row));
-      continue;
-    }
-    row.check = CheckStatus::passed;
-    row.timings[0] = time_launches([&](cudaStream_t st) { launch(in.data(), out.data(), n, st); },
-                                   stream, ctx.options.timing);
+    Row row = make_row(rung.info, labels[i], 1);
+    measure<T>(ctx, rung, c, row, stream);
     table.rows.push_back(std::move(row));
   }
-  if constexpr (!is_float)
-    table.footnotes.push_back(launches_of_library_call(n, in, out));
+  if constexpr (!std::is_floating_point_v<T>) {
+    if (const auto graph = capture_library_call(n, c.in, c.out)) {
+      table.params["library_kernel_launches"] = graph->kernels;
+      table.params["library_memsets"] = graph->memsets;
+      table.footnotes.push_back("ladder::exclusive_scan at this size, captured into a graph: " +
+                                std::to_string(graph->kernels) + " kernel launch(es), " +
+                                std::to_string(graph->memsets) + " memset(s), " + std::to_string(graph->other) +
+                                " other node(s) (scratch allocation and release)");
+    }
+  }
   table.footnotes.push_back("cpu_scan: one core of the host, std::chrono, median of " +
-                            std::to_string(table.rows.front().timings[0]->samples) +
-                            " runs; its 'cumul' column is the seed's CPU/GPU speedup");
+                            std::to_string(c.cpu_time.samples) + " runs; its 'cumul' column is the course's "
+                            "CPU/GPU speedup");
   return table;
 }
 
 Table run_compact_case(const RunContext& ctx, std::int64_t n, Stream& stream) {
   Table table;
   table.study = "scan";
-  table.title = "stream compaction int32, keep x > 0, " + size_label(n);
+  table.title = "stream compaction int32, keep x > 0, n = " + count_label(n);
+  table.params = {{"n", n}, {"type", "int32"}, {"predicate", "x > 0"}};
   table.groups = {"loop over launches"};
-  table.measured_peak_gbs = ctx.measured_peak_gbs;
-  table.theoretical_peak_gbs = ctx.device.theoretical_bandwidth_gbs();
+  table.peak = ctx.peak(Bound::dram_copy);
 
   const auto count = static_cast<std::size_t>(n);
   DeviceBuffer<std::int32_t> in(count), out(count);
@@ -240,55 +190,52 @@ Table run_compact_case(const RunContext& ctx, std::int64_t n, Stream& stream) {
   const std::uint64_t seed = fresh_seed();
   fill_random<std::int32_t>(in.data(), n, seed, -1000.0, 1000.0, stream);
   PinnedBuffer<std::int32_t> host_in(count), host_out(count);
-  LADDER_CUDA(cudaMemcpyAsync(host_in.data(), in.data(), count * 4, cudaMemcpyDeviceToHost, stream));
-  LADDER_CUDA(cudaStreamSynchronize(stream));
+  PinnedBuffer<std::int64_t> host_kept(1);
+  copy_to_host(host_in, in.data(), count, stream);
   std::vector<std::int32_t> expected;
   expected.reserve(count);
-  Row cpu;
-  cpu.name = "cpu_copy_if";
-  cpu.idea = "std::copy_if on one CPU core, the reference";
-  cpu.timings.resize(1);
-  cpu.timings[0] = time_on_host([&] {
+  const Measurement cpu_time = time_on_host([&] {
     expected.clear();
     std::copy_if(host_in.begin(), host_in.end(), std::back_inserter(expected), compact_keeps);
   });
-  cpu.check = CheckStatus::passed;
-  table.rows.push_back(std::move(cpu));
   const auto kept_count = static_cast<std::int64_t>(expected.size());
-  table.bytes_formula = "n x 4 B read + kept x 4 B written (kept = " + std::to_string(kept_count) + ")";
-  table.bytes_moved = 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(kept_count);
-  table.case_note = l2_note(ctx, table.bytes_moved);
+  table.params["kept"] = kept_count;
+  table.work.elements = static_cast<double>(n);
+  table.work.bytes_read = 4.0 * static_cast<double>(n);
+  table.work.bytes_written = 4.0 * static_cast<double>(kept_count) + 8;
+  table.work.formula = "n x 4 B read + kept x 4 B written (+ the 8-byte count)";
+  table.case_label = l2_label(ctx, table.work.bytes_read + table.work.bytes_written);
 
-  for (const CompactVariant& v : compact_variants()) {
-    Row row;
-    row.name = std::string(v.name);
-    row.idea = std::string(v.idea);
-    row.is_reference = v.is_reference;
-    row.timings.resize(1);
-    ctx.say("  compact " + std::to_string(n) + ": " + row.name);
-    poison(out.data(), out.bytes(), stream);
-    poison(kept.data(), kept.bytes(), stream);
-    v.launch(in.data(), out.data(), n, kept.data(), stream);
-    check_launch(row.name.c_str());
-    std::int64_t got_count = -1;
-    LADDER_CUDA(cudaMemcpyAsync(&got_count, kept.data(), 8, cudaMemcpyDeviceToHost, stream));
-    LADDER_CUDA(cudaMemcpyAsync(host_out.data(), out.data(), count * 4, cudaMemcpyDeviceToHost, stream));
-    LADDER_CUDA(cudaStreamSynchronize(stream));
-    std::string mismatch;
-    if (got_count != kept_count)
-      mismatch = "count " + std::to_string(got_count) + ", expected " + std::to_string(kept_count);
-    else
-      mismatch = compare_exact<std::int32_t>({host_out.data(), expected.size()}, expected);
-    if (!mismatch.empty()) {
-      row.check = CheckStatus::wrong;
-      row.note = mismatch;
-      table.rows.push_back(std::move(row));
-      continue;
-    }
-    row.check = CheckStatus::passed;
-    row.timings[0] = time_launches(
-        [&](cudaStream_t st) { v.launch(in.data(), out.data(), n, kept.data(), st); }, stream,
-        ctx.options.timing);
+  Row cpu = make_row({.name = "cpu_copy_if", .idea = "std::copy_if on one CPU core, the reference", .role = Role::seed},
+                     "1", 1);
+  cpu.check = CheckStatus::passed;
+  cpu.timings[0] = cpu_time;
+  table.rows.push_back(std::move(cpu));
+  const auto labels = rung_labels(infos_of(compact_registry()));
+  for (std::size_t i = 0; i < compact_registry().size(); ++i) {
+    const CompactRung& rung = compact_registry()[i];
+    Row row = make_row(rung.info, labels[i], 1);
+    const auto check = [&](cudaStream_t st) {
+      const std::string wrong_count = check_output(
+          kept.data(), 1, host_kept, [&](cudaStream_t l) { rung.launch(in.data(), out.data(), n, kept.data(), l); },
+          [&](std::span<const std::int64_t> got) {
+            return got[0] == kept_count ? std::string()
+                                        : "count " + std::to_string(got[0]) + ", expected " + std::to_string(kept_count);
+          },
+          st, row.name);
+      if (!wrong_count.empty())
+        return wrong_count;
+      return check_output(
+          out.data(), count, host_out, [&](cudaStream_t l) { rung.launch(in.data(), out.data(), n, kept.data(), l); },
+          [&](std::span<const std::int32_t> got) {
+            return compare_exact<std::int32_t>(got.first(expected.size()), expected);
+          },
+          st, row.name);
+    };
+    measure_rung(ctx, "compact n = " + count_label(n), row, nullptr, check,
+                 {{0, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), n, kept.data(), st); },
+                   ctx.options.timing}},
+                 stream);
     table.rows.push_back(std::move(row));
   }
   table.footnotes.push_back("random input seed " + std::to_string(seed) +
@@ -296,43 +243,94 @@ Table run_compact_case(const RunContext& ctx, std::int64_t n, Stream& stream) {
   return table;
 }
 
-std::vector<Table> run(const RunContext& ctx) {
-  Stream stream;
-  std::vector<Table> tables;
-  for (const Case& c : cases(ctx)) {
-    switch (c.kind) {
-    case Kind::scan_i32: tables.push_back(run_scan_case<std::int32_t>(ctx, c.n, stream)); break;
-    case Kind::scan_f32: tables.push_back(run_scan_case<float>(ctx, c.n, stream)); break;
-    case Kind::compact_i32: tables.push_back(run_compact_case(ctx, c.n, stream)); break;
-    }
+// The sweep: ladder::exclusive_scan, CUB and the CPU at each size (int32).
+Sweep sweep(const RunContext& ctx, int from_log2, int to_log2, Stream& stream) {
+  const Rung* library = nullptr;
+  const Rung* vendor = nullptr;
+  for (const Rung& rung : registry()) {
+    if (rung.info.role == Role::library)
+      library = &rung;
+    if (rung.info.role == Role::reference && rung.info.vendor)
+      vendor = &rung;
   }
-  return tables;
+  Sweep s;
+  s.study = "scan";
+  s.title = "exclusive scan sweep (int32): ladder, CUB and one CPU core";
+  s.series = {{"ladder", Role::library}, {"CUB", Role::reference}, {"CPU", Role::seed}};
+  s.ratios = {{"x CUB", 0, 1}, {"x CPU", 0, 2}};
+  for (int k = from_log2; k <= to_log2; ++k) {
+    const std::int64_t n = std::int64_t{1} << k;
+    ScanCase<std::int32_t> c(n, stream);
+    SweepPoint point{n, count_label(n), {}, {}};
+    for (const Rung* rung : {library, vendor}) {
+      Row row = make_row(rung->info, "", 1);
+      measure<std::int32_t>(ctx, *rung, c, row, stream);
+      point.times.push_back(row.timings[0]);
+      point.checks.push_back(row.check);
+    }
+    point.times.push_back(c.cpu_time);
+    point.checks.push_back(CheckStatus::passed);
+    s.points.push_back(std::move(point));
+  }
+  s.footnotes.push_back("x CPU is the course's CPU-vs-GPU table (1024 .. 16M elements on an 8800 GTX) on this "
+                        "machine: the sequential scan on one host core over the library call");
+  return s;
 }
 
-std::vector<RungInfo> rungs() {
-  std::vector<RungInfo> out;
-  for (const ScanVariant& v : scan_variants())
-    out.push_back({v.name, v.idea, v.seed, v.is_reference, v.kernel, v.block_threads, v.dynamic_shared_bytes});
-  for (const CompactVariant& v : compact_variants())
-    out.push_back({v.name, v.idea, "", v.is_reference, nullptr, 0, 0});
+StudyResults run(const RunContext& ctx) {
+  Stream stream;
+  StudyResults results;
+  auto& tables = results.tables;
+  if (!ctx.options.sizes.empty()) {
+    for (const auto& size : ctx.options.sizes)
+      tables.push_back(run_scan_case<std::int32_t>(ctx, parse_count(size, "--size"), "", tables.empty(), stream));
+    return results;
+  }
+  if (ctx.options.small) {
+    tables.push_back(run_scan_case<std::int32_t>(ctx, 65539, "small", true, stream));
+    tables.push_back(run_scan_case<std::int32_t>(ctx, 1000, "small: the course's kernels run", false, stream));
+    tables.push_back(run_scan_case<std::int32_t>(ctx, 4097, "small", false, stream));
+    tables.push_back(run_scan_case<float>(ctx, 65539, "small", false, stream));
+    tables.push_back(run_compact_case(ctx, 100003, stream));
+    results.sweeps.push_back(sweep(ctx, 10, 14, stream));
+    return results;
+  }
+  const std::int64_t large = std::int64_t{1} << 28;
+  tables.push_back(run_scan_case<std::int32_t>(ctx, large, "default size", true, stream));
+  tables.push_back(run_scan_case<float>(ctx, large, "default size", false, stream));
+  tables.push_back(run_scan_case<std::int32_t>(ctx, 1024, "the course's one-block size, where its kernels run", false,
+                                               stream));
+  tables.push_back(run_compact_case(ctx, large, stream));
+  results.sweeps.push_back(sweep(ctx, 10, 28, stream));
+  return results;
+}
+
+std::vector<RungInfo> rung_infos() {
+  std::vector<RungInfo> out = infos_of(registry());
+  for (const CompactRung& r : compact_registry())
+    out.push_back(r.info);
   return out;
 }
 
 std::string notes() {
   return "  Work and span: Hillis-Steele n log2 n adds in log2 n steps; Blelloch 2(n - 1) adds in\n"
          "  2 log2 n steps; sequential n - 1 adds in n - 1 steps. Bytes: three_phase moves about\n"
-         "  4n elements, the look-back rungs 2n (+ 8 bytes of status per tile).\n"
-         "  Sizes: --size N or --size 2^K (int32, exclusive).\n";
+         "  4n elements, the look-back rungs 2n (+ 8 bytes of status per tile).\n";
 }
 
 } // namespace
 
-const Study& scan_study() {
-  static const Study study{"scan",
-                           "Parallel scan (exclusive prefix sum) and stream compaction",
-                           "000_733e1357adff97a9.txt (Parallel Scan)",
-                           rungs, run, notes};
-  return study;
+const Study& study() {
+  static const Study s{.name = "scan",
+                       .title = "Parallel scan (exclusive prefix sum) and stream compaction",
+                       .course = "\"Optimizing CUDA code\" (Moreno Maza, UWO CS4402): parallel scan, after "
+                                 "Harris, Sengupta and Owens (GPU Gems 3, chapter 39)",
+                       .rungs = rung_infos,
+                       .run = run,
+                       .check_size = check_size,
+                       .size_syntax = "N, 2^K or 4Mi (elements, int32)",
+                       .notes = notes};
+  return s;
 }
 
-} // namespace ladder::lab
+} // namespace ladder::lab::scan

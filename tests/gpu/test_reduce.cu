@@ -31,7 +31,7 @@ namespace ladder::test {
 namespace {
 
 using lab::DeviceBuffer;
-using lab::ReduceVariant;
+using ReduceRung = lab::reduce::Rung;
 
 std::vector<std::int64_t> test_sizes() {
   std::vector<std::int64_t> sizes = {1, 2, 127, 128, 129, 1000, 4099};
@@ -81,10 +81,10 @@ template <class T> struct Placed {
 
 // --- every rung, int32 and float ---------------------------------------------------------------
 
-class ReduceVariantTest : public ::testing::TestWithParam<std::size_t> {};
+class ReduceRungTest : public ::testing::TestWithParam<std::size_t> {};
 
 template <class T>
-void check_variant(const ReduceVariant& v, lab::ReduceLaunch<T> launch, std::mt19937_64& rng,
+void check_variant(const ReduceRung& v, lab::reduce::ReduceLaunch<T> launch, std::mt19937_64& rng,
                    cudaStream_t stream) {
   int tested = 0;
   for (const std::int64_t n : test_sizes()) {
@@ -95,7 +95,7 @@ void check_variant(const ReduceVariant& v, lab::ReduceLaunch<T> launch, std::mt1
                                             std::is_same_v<T, int> ? 1000 : 8);
     for (auto& x : host)
       x = static_cast<T>(dist(rng));
-    const T expected = lab::cpu_reduce<T>(host, Op::sum);
+    const T expected = lab::reduce::cpu_reduce<T>(host, Op::sum);
     const std::size_t scratch_bytes = v.scratch_bytes(n);
     DeviceBuffer<std::uint8_t> scratch(scratch_bytes);
     if (scratch_bytes > 0)
@@ -111,25 +111,25 @@ void check_variant(const ReduceVariant& v, lab::ReduceLaunch<T> launch, std::mt1
         T got{};
         ASSERT_EQ(cudaMemcpyAsync(&got, out.data(), sizeof(T), cudaMemcpyDeviceToHost, stream), cudaSuccess);
         ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-        EXPECT_EQ(got, expected) << v.name << " n=" << n << " offset=" << offset << " repeat=" << repeat;
+        EXPECT_EQ(got, expected) << v.info.name << " n=" << n << " offset=" << offset << " repeat=" << repeat;
       }
     }
     ++tested;
   }
-  EXPECT_GT(tested, 0) << v.name << " supports none of the test sizes";
+  EXPECT_GT(tested, 0) << v.info.name << " supports none of the test sizes";
 }
 
-TEST_P(ReduceVariantTest, SumsExactlyOnEverySizeItSupports) {
-  const ReduceVariant& v = lab::reduce_variants()[GetParam()];
+TEST_P(ReduceRungTest, SumsExactlyOnEverySizeItSupports) {
+  const ReduceRung& v = lab::reduce::registry()[GetParam()];
   lab::Stream stream;
   auto rng = seeded_rng("seed");
   check_variant<int>(v, v.launch_int, rng, stream);
   check_variant<float>(v, v.launch_float, rng, stream);
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, ReduceVariantTest,
-                         ::testing::Range<std::size_t>(0, lab::reduce_variants().size()),
-                         [](const auto& info) { return test_name(lab::reduce_variants()[info.param].name); });
+INSTANTIATE_TEST_SUITE_P(Registry, ReduceRungTest,
+                         ::testing::Range<std::size_t>(0, lab::reduce::registry().size()),
+                         [](const auto& info) { return test_name(lab::reduce::registry()[info.param].name); });
 
 // --- the library call ----------------------------------------------------------------------------
 
@@ -164,16 +164,16 @@ template <class T> std::vector<T> make_data(std::int64_t n, Op op, std::mt19937_
 
 template <class T>
 void expect_close(T got, const std::vector<T>& host, Op op, const std::string& where) {
-  const T want = lab::cpu_reduce<T>(host, op);
+  const T want = lab::reduce::cpu_reduce<T>(host, op);
   if constexpr (std::is_integral_v<T>) {
     EXPECT_EQ(got, want) << where;
   } else {
     const auto n = static_cast<std::int64_t>(host.size());
     if (op == Op::sum) {
-      const long double bound = lab::sum_tolerance<T>(n, lab::cpu_sum_abs<T>(host));
+      const long double bound = lab::reduce::sum_tolerance<T>(n, lab::reduce::cpu_sum_abs<T>(host));
       EXPECT_LE(std::fabs(static_cast<long double>(got) - want), bound) << where << " got " << got << " want " << want;
     } else if (op == Op::product) {
-      const long double bound = lab::product_relative_tolerance<T>(n) * std::fabs(static_cast<long double>(want));
+      const long double bound = lab::reduce::product_relative_tolerance<T>(n) * std::fabs(static_cast<long double>(want));
       EXPECT_LE(std::fabs(static_cast<long double>(got) - want), bound) << where << " got " << got << " want " << want;
     } else {
       EXPECT_EQ(got, want) << where; // min / max pick an input: no rounding
@@ -312,7 +312,7 @@ TEST(ReduceLibrary, ConcurrentStreamsAndThreads) {
         std::mt19937_64 rng(1234 + t);
         for (auto& x : host)
           x = static_cast<std::int64_t>(rng() % 100000) - 50000;
-        const std::int64_t want = lab::cpu_reduce<std::int64_t>(host, Op::sum);
+        const std::int64_t want = lab::reduce::cpu_reduce<std::int64_t>(host, Op::sum);
         DeviceBuffer<std::int64_t> in(host.size()), out(1);
         LADDER_CUDA(cudaMemcpyAsync(in.data(), host.data(), in.bytes(), cudaMemcpyHostToDevice, stream));
         for (int i = 0; i < iterations; ++i) {

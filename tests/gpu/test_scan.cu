@@ -26,7 +26,7 @@ namespace ladder::test {
 namespace {
 
 using lab::DeviceBuffer;
-using lab::ScanVariant;
+using ScanRung = lab::scan::Rung;
 
 std::vector<std::int64_t> rung_sizes() {
   std::vector<std::int64_t> sizes = {1, 2, 31, 32, 33, 1023, 1024, 1025, 2047, 2048,
@@ -60,22 +60,22 @@ std::string check_scan(const std::vector<T>& got, const std::vector<T>& in, bool
                        std::int64_t chain_tile) {
   const auto n = static_cast<std::int64_t>(in.size());
   if constexpr (std::is_floating_point_v<T>) {
-    return lab::compare_prefix_sums<T>(got, in, inclusive, lab::scan_error_depth(n, chain_tile > 0 ? chain_tile : n));
+    return lab::scan::compare_prefix_sums<T>(got, in, inclusive, lab::scan::scan_error_depth(n, chain_tile > 0 ? chain_tile : n));
   } else {
     std::vector<T> expected(in.size());
     if (inclusive)
-      lab::cpu_inclusive_scan<T>(in, expected);
+      lab::scan::cpu_inclusive_scan<T>(in, expected);
     else
-      lab::cpu_exclusive_scan<T>(in, expected);
-    return lab::compare_exact<T>(got, expected);
+      lab::scan::cpu_exclusive_scan<T>(in, expected);
+    return lab::scan::compare_exact<T>(got, expected);
   }
 }
 
 // --- every rung of the registry -------------------------------------------------------------------
 
-class ScanVariantTest : public ::testing::TestWithParam<std::size_t> {};
+class ScanRungTest : public ::testing::TestWithParam<std::size_t> {};
 
-template <class T> void test_rung(const ScanVariant& v) {
+template <class T> void test_rung(const ScanRung& v) {
   lab::Stream stream;
   const auto launch = [&] {
     if constexpr (std::is_same_v<T, float>)
@@ -92,34 +92,34 @@ template <class T> void test_rung(const ScanVariant& v) {
     const auto host_in = to_host(in.data(), n, stream);
     lab::poison(out.data(), out.bytes(), stream);
     launch(in.data(), out.data(), n, stream);
-    ASSERT_EQ(cudaGetLastError(), cudaSuccess) << v.name;
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess) << v.info.name;
     const auto got = to_host(out.data(), n, stream);
     if (v.computes_scan)
-      EXPECT_EQ(check_scan<T>(got, host_in, false, v.chain_tile), "") << v.name << " n = " << n;
+      EXPECT_EQ(check_scan<T>(got, host_in, false, v.chain_tile), "") << v.info.name << " n = " << n;
     else
-      EXPECT_EQ(lab::compare_exact<T>(got, host_in), "") << v.name << " n = " << n;
+      EXPECT_EQ(lab::scan::compare_exact<T>(got, host_in), "") << v.info.name << " n = " << n;
     ++tested;
   }
-  EXPECT_GT(tested, 0) << v.name << " supports none of the test sizes";
+  EXPECT_GT(tested, 0) << v.info.name << " supports none of the test sizes";
 }
 
-TEST_P(ScanVariantTest, Int32MatchesCpuOnEverySizeItSupports) {
-  const ScanVariant& v = lab::scan_variants()[GetParam()];
+TEST_P(ScanRungTest, Int32MatchesCpuOnEverySizeItSupports) {
+  const ScanRung& v = lab::scan::registry()[GetParam()];
   if (v.on_cpu)
     GTEST_SKIP() << "the CPU rung is the reference (host tests check it)";
   test_rung<std::int32_t>(v);
 }
 
-TEST_P(ScanVariantTest, FloatWithinRoundingBoundOnEverySizeItSupports) {
-  const ScanVariant& v = lab::scan_variants()[GetParam()];
+TEST_P(ScanRungTest, FloatWithinRoundingBoundOnEverySizeItSupports) {
+  const ScanRung& v = lab::scan::registry()[GetParam()];
   if (v.on_cpu)
     GTEST_SKIP() << "the CPU rung is the reference (host tests check it)";
   test_rung<float>(v);
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, ScanVariantTest,
-                         ::testing::Range<std::size_t>(0, lab::scan_variants().size()),
-                         [](const auto& info) { return test_name(lab::scan_variants()[info.param].name); });
+INSTANTIATE_TEST_SUITE_P(Registry, ScanRungTest,
+                         ::testing::Range<std::size_t>(0, lab::scan::registry().size()),
+                         [](const auto& info) { return test_name(lab::scan::registry()[info.param].name); });
 
 // --- the library call over types, in place, alignments --------------------------------------------
 
@@ -422,12 +422,12 @@ TYPED_TEST(CompactTest, KeepsSelectedElementsInOrder) {
       lab::poison(out_buffer.data(), out_buffer.bytes(), stream);
       const std::int64_t kept = compact(static_cast<const T*>(in), out, n, KeepPositive{}, stream.get());
       ASSERT_EQ(kept, static_cast<std::int64_t>(expected.size())) << "n = " << n << " offset " << offset;
-      EXPECT_EQ(lab::compare_exact<T>(to_host(out, kept, stream), expected), "") << "n = " << n;
+      EXPECT_EQ(lab::scan::compare_exact<T>(to_host(out, kept, stream), expected), "") << "n = " << n;
       // In place.
       ASSERT_EQ(cudaMemcpyAsync(out, host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream), cudaSuccess);
       const std::int64_t kept_in_place = compact(static_cast<const T*>(out), out, n, KeepPositive{}, stream.get());
       ASSERT_EQ(kept_in_place, kept) << "in place, n = " << n;
-      EXPECT_EQ(lab::compare_exact<T>(to_host(out, kept, stream), expected), "") << "in place, n = " << n;
+      EXPECT_EQ(lab::scan::compare_exact<T>(to_host(out, kept, stream), expected), "") << "in place, n = " << n;
     }
   }
 }

@@ -19,8 +19,8 @@ namespace ladder::test {
 namespace {
 
 using lab::DeviceBuffer;
-using lab::Shape;
-using lab::TransposeVariant;
+using lab::transpose::Shape;
+using TransposeRung = lab::transpose::Rung;
 
 std::vector<Shape> variant_shapes() {
   std::vector<Shape> shapes = {{32, 32}, {64, 96}, {96, 64}, {256, 256}, {1, 7},   {7, 1},
@@ -33,10 +33,10 @@ std::vector<Shape> variant_shapes() {
   return shapes;
 }
 
-class TransposeVariantTest : public ::testing::TestWithParam<std::size_t> {};
+class TransposeRungTest : public ::testing::TestWithParam<std::size_t> {};
 
-TEST_P(TransposeVariantTest, MatchesCpuReferenceOnEveryShapeItSupports) {
-  const TransposeVariant& v = lab::transpose_variants()[GetParam()];
+TEST_P(TransposeRungTest, MatchesCpuReferenceOnEveryShapeItSupports) {
+  const TransposeRung& v = lab::transpose::registry()[GetParam()];
   lab::Stream stream;
   int tested = 0;
   for (const Shape s : variant_shapes()) {
@@ -47,7 +47,7 @@ TEST_P(TransposeVariantTest, MatchesCpuReferenceOnEveryShapeItSupports) {
     lab::fill_random<float>(in.data(), static_cast<std::int64_t>(n), lab::fresh_seed(), -1, 1, stream);
     std::vector<float> host_in(n), got(n), expected(n);
     ASSERT_EQ(cudaMemcpyAsync(host_in.data(), in.data(), in.bytes(), cudaMemcpyDeviceToHost, stream), cudaSuccess);
-    lab::cpu_expected(v.result, host_in, expected, s, lab::seed_tile);
+    lab::transpose::cpu_expected(v.result, host_in, expected, s, lab::transpose::seed_tile);
     // nreps > 1 must leave the same output (the loop-in-kernel timing mode).
     for (int nreps : {1, 3}) {
       if (nreps > 1 && !v.loops_in_kernel)
@@ -57,20 +57,20 @@ TEST_P(TransposeVariantTest, MatchesCpuReferenceOnEveryShapeItSupports) {
       ASSERT_EQ(cudaGetLastError(), cudaSuccess);
       ASSERT_EQ(cudaMemcpyAsync(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost, stream), cudaSuccess);
       ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-      const bool rowwise_same = v.result == lab::TransposeResult::copy ||
-                                v.result == lab::TransposeResult::tile_local_transpose;
-      EXPECT_EQ(lab::compare_exact(got, expected, rowwise_same ? s.cols : s.rows), "")
-          << v.name << " on " << s.rows << "x" << s.cols << " nreps " << nreps;
+      const bool rowwise_same = v.result == lab::transpose::Result::copy ||
+                                v.result == lab::transpose::Result::tile_local_transpose;
+      EXPECT_EQ(lab::transpose::compare_exact(got, expected, rowwise_same ? s.cols : s.rows), "")
+          << v.info.name << " on " << s.rows << "x" << s.cols << " nreps " << nreps;
     }
     ++tested;
   }
   // Every rung must handle at least the seeds' kind of shape (square, multiple of 32).
-  EXPECT_GT(tested, 0) << v.name << " supports none of the test shapes";
+  EXPECT_GT(tested, 0) << v.info.name << " supports none of the test shapes";
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Registry, TransposeVariantTest, ::testing::Range<std::size_t>(0, lab::transpose_variants().size()),
-    [](const auto& info) { return test_name(lab::transpose_variants()[info.param].name); });
+    Registry, TransposeRungTest, ::testing::Range<std::size_t>(0, lab::transpose::registry().size()),
+    [](const auto& info) { return test_name(lab::transpose::registry()[info.param].name); });
 
 // --- the library call over types, awkward shapes and alignments -------------------------------
 

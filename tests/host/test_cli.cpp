@@ -17,10 +17,13 @@ using test::Result;
 
 TEST(Cli, NoSubcommandIsAUsageError) { EXPECT_EQ(invoke({}).code, exit_usage); }
 
-TEST(Cli, UnknownSubcommandIsAUsageError) {
-  const auto r = invoke({"frobnicate"});
-  EXPECT_EQ(r.code, exit_usage);
-  EXPECT_NE(r.err.find("ladder --help"), std::string::npos);
+TEST(Cli, UnknownSubcommandIsAUsageErrorNamingTheWord) {
+  for (const char* word : {"frobnicate", "bogus"}) {
+    const auto r = invoke({word});
+    EXPECT_EQ(r.code, exit_usage);
+    EXPECT_NE(r.err.find(std::string("'") + word + "'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ladder --help"), std::string::npos);
+  }
 }
 
 TEST(Cli, HelpExitsZero) {
@@ -49,10 +52,61 @@ TEST(Cli, RunRejectsUnknownStudyBeforeTouchingTheGpu) {
   EXPECT_NE(r.err.find("transpose"), std::string::npos); // names the known ones
 }
 
-TEST(Cli, RunRejectsNegativeRepetitions) { EXPECT_EQ(invoke({"run", "--reps", "-3"}).code, exit_usage); }
+// Every bad input is a usage error (exit 2) whose message names what the user typed, on any
+// machine: all of it is checked before the device is.
+void expect_usage_error(const std::vector<std::string>& args, const std::vector<std::string>& named) {
+  const auto r = invoke(args);
+  std::string line;
+  for (const auto& a : args)
+    line += a + " ";
+  EXPECT_EQ(r.code, exit_usage) << line << "\n" << r.err;
+  for (const auto& word : named)
+    EXPECT_NE(r.err.find(word), std::string::npos) << line << ": message does not name '" << word << "': " << r.err;
+  EXPECT_LT(r.err.size(), 400u) << line << ": " << r.err;
+}
+
+TEST(Cli, RunRejectsBadIntegerOptions) {
+  expect_usage_error({"run", "--reps", "-1"}, {"--reps"});
+  expect_usage_error({"run", "--reps", "-3"}, {"--reps"});
+  expect_usage_error({"run", "--reps", "1.5"}, {"--reps"});
+  expect_usage_error({"run", "--reps", "abc"}, {"--reps"});
+  expect_usage_error({"run", "--warmups", "-2"}, {"--warmups"});
+  expect_usage_error({"run", "--reps", "99999999999999999999"}, {"--reps"});
+}
 
 TEST(Cli, RunRejectsSizesWithoutOneStudy) {
-  EXPECT_EQ(invoke({"run", "--size", "64x64"}).code, exit_usage);
+  expect_usage_error({"run", "--size", "64x64"}, {"--size", "one study"});
+  // A study name after -s is a study, never a size: two studies with a size is an error.
+  expect_usage_error({"run", "reduce", "-s", "1000", "scan"}, {"--size", "one study"});
+}
+
+TEST(Cli, RunRejectsMalformedSizesBeforeTheDevice) {
+  for (const char* size : {"0x5", "abc", "5x", "99999999999999999999", "-4x4", "64"})
+    expect_usage_error({"run", "transpose", "-s", size}, {"--size", std::string("'") + size + "'"});
+  for (const char* size : {"0", "abc", "5x", "99999999999999999999", "-1", "2^99", "64x64"}) {
+    expect_usage_error({"run", "reduce", "-s", size}, {"--size", std::string("'") + size + "'"});
+    expect_usage_error({"run", "scan", "-s", size}, {"--size", std::string("'") + size + "'"});
+  }
+  // Each -s takes one value; a comma list is several.
+  expect_usage_error({"run", "reduce", "-s", "1000,abc"}, {"--size", "'abc'"});
+}
+
+TEST(Cli, RunOpensOutputFilesBeforeTheDevice) {
+  for (const char* option : {"--json", "--csv", "--markdown"})
+    expect_usage_error({"run", "transpose", option, "/nonexistent/dir/x.out"}, {option, "/nonexistent/dir/x.out"});
+}
+
+TEST(Cli, SizeFlagDoesNotSwallowTheStudy) {
+  // `-s 64x64 transpose` names the study after the size. Without a GPU that reaches the device
+  // check (exit 3); with one it runs the 64 x 64 transpose.
+  const auto r = invoke({"run", "-s", "64x64", "transpose", "-q", "--reps", "1", "--warmups", "0"});
+  EXPECT_EQ(r.code, device_count() > 0 ? exit_ok : exit_no_device) << r.err;
+  EXPECT_EQ(r.err.find("--size"), std::string::npos) << r.err;
+}
+
+TEST(Cli, TuneNeedsOneKnownStudy) {
+  expect_usage_error({"tune"}, {"study"});
+  expect_usage_error({"tune", "nonesuch"}, {"nonesuch"});
 }
 
 TEST(Cli, RunWithoutDeviceExitsThree) {

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace ladder::lab {
+namespace ladder::lab::reduce {
 namespace {
 
 TEST(ReduceIdentity, IsTheNeutralElementOfEachOperator) {
@@ -105,4 +105,4 @@ TEST(ReduceArguments, RejectedBeforeAnyCudaCall) {
 }
 
 } // namespace
-} // namespace ladder::lab
+} // namespace ladder::lab::reduce

@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-namespace ladder::lab {
+namespace ladder::lab::scan {
 namespace {
 
 TEST(ScanCpuReference, ExclusiveAndInclusiveMatchTheDefinition) {
@@ -96,28 +96,28 @@ TEST(ScanComparePrefixSums, AcceptsReassociatedSumsAndRejectsErrors) {
 }
 
 TEST(ScanRegistry, CpuRungFirstAndReferencesLast) {
-  const auto v = scan_variants();
+  const auto v = registry();
   ASSERT_GE(v.size(), 8u);
   EXPECT_TRUE(v.front().on_cpu);
-  EXPECT_FALSE(v.front().is_reference);
+  EXPECT_EQ(v.front().info.role, Role::seed);
   bool seen_reference = false;
   for (const auto& r : v) {
-    if (r.is_reference)
+    if (r.info.role == Role::reference)
       seen_reference = true;
     else
-      EXPECT_FALSE(seen_reference) << r.name << " comes after a reference row";
+      EXPECT_FALSE(seen_reference) << r.info.name << " comes after a reference row";
     if (!r.on_cpu) {
-      EXPECT_NE(r.launch_i32, nullptr) << r.name;
-      EXPECT_NE(r.launch_f32, nullptr) << r.name;
+      EXPECT_NE(r.launch_i32, nullptr) << r.info.name;
+      EXPECT_NE(r.launch_f32, nullptr) << r.info.name;
     }
   }
   // Seed rungs declare their one-block limits.
   for (const auto& r : v)
-    if (r.name == "hillis_steele" || r.name == "blelloch" || r.name == "blelloch_padded") {
-      EXPECT_EQ(r.unsupported(1024), nullptr) << r.name;
-      EXPECT_NE(r.unsupported(4096), nullptr) << r.name;
+    if (r.info.name == "hillis_steele" || r.info.name == "blelloch" || r.info.name == "blelloch_padded") {
+      EXPECT_EQ(r.unsupported(1024), nullptr) << r.info.name;
+      EXPECT_NE(r.unsupported(4096), nullptr) << r.info.name;
     }
 }
 
 } // namespace
-} // namespace ladder::lab
+} // namespace ladder::lab::scan

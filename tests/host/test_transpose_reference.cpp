@@ -5,7 +5,7 @@
 
 #include <random>
 
-namespace ladder::lab {
+namespace ladder::lab::transpose {
 namespace {
 
 std::vector<float> random_matrix(std::int64_t rows, std::int64_t cols, unsigned seed) {
@@ -47,9 +47,9 @@ TEST(CpuExpected, DiagnosticKernelsCompose) {
   const int tile = 32;
   const auto in = random_matrix(s.rows, s.cols, 11);
   std::vector<float> local(in.size()), moved(in.size()), full(in.size());
-  cpu_expected(TransposeResult::tile_local_transpose, in, local, s, tile);
-  cpu_expected(TransposeResult::tiles_moved, local, moved, s, tile);
-  cpu_expected(TransposeResult::transpose, in, full, s, tile);
+  cpu_expected(Result::tile_local_transpose, in, local, s, tile);
+  cpu_expected(Result::tiles_moved, local, moved, s, tile);
+  cpu_expected(Result::transpose, in, full, s, tile);
   EXPECT_EQ(moved, full);
   EXPECT_NE(local, in); // a tile-local transpose of random data changes it
 }
@@ -71,4 +71,4 @@ TEST(CompareExact, PoisonNeverMatches) {
 }
 
 } // namespace
-} // namespace ladder::lab
+} // namespace ladder::lab::transpose

@@ -30,6 +30,21 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add_list_command(app, ctx);
   add_run_command(app, ctx);
   add_model_command(app, ctx);
+  // A first word that is neither an option nor a subcommand: name it (CLI11 alone would only say
+  // that a subcommand is required).
+  if (!args.empty() && !args.front().empty() && args.front().front() != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      found = found || sub->check_name(args.front());
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found) {
+      err << "ladder: unknown command '" << args.front() << "' (known: " << known
+          << ")\nRun 'ladder --help' for usage.\n";
+      return exit_usage;
+    }
+  }
   std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 pops from the back
   try {
     app.parse(reversed);

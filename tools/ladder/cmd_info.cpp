@@ -1,6 +1,10 @@
 #include "commands.hpp"
 #include "session.hpp"
 
+#include "core/peaks.hpp"
+#include "core/report.hpp"
+#include "core/text_table.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -29,24 +33,24 @@ std::string utc_timestamp() {
 }
 
 void add_info_command(CLI::App& app, Context& ctx) {
-  auto* info = app.add_subcommand("info", "The device, its theoretical and measured peak bandwidth");
+  auto* info = app.add_subcommand("info", "The device and the peaks that bound the studies, theoretical and measured");
   info->callback([&ctx] {
     if (!require_device(ctx, "info"))
       return;
     const DeviceInfo d = current_device_info();
-    lab::Stream stream;
-    const std::size_t bytes = peak_copy_bytes(d, false);
-    const double measured = lab::measure_copy_bandwidth_gbs(bytes, stream, {});
-    char line[256];
-    ctx.out << "device:              " << describe_device(d) << "\n";
-    std::snprintf(line, sizeof line,
-                  "theoretical peak:    %.1f GB/s (memory clock x bus width x 2)\n"
-                  "measured peak:       %.1f GB/s (device-to-device cudaMemcpy of %.2f GB, read + "
-                  "write, median)\n"
-                  "measured/theoretical: %.1f%%\n",
-                  d.theoretical_bandwidth_gbs(), measured, bytes / 1e9,
-                  100.0 * measured / d.theoretical_bandwidth_gbs());
-    ctx.out << line;
+    ctx.out << "device: " << describe_device(d) << "\n";
+    lab::TextTable table({"bound", "measured", "theoretical", "measured / theoretical", "measured by"}, 1);
+    for (const lab::Bound bound : {lab::Bound::dram_copy, lab::Bound::dram_read, lab::Bound::fp32_fma, lab::Bound::host_link}) {
+      const lab::Peak p = lab::measure_peak(bound, d, {}, false);
+      const auto scale = lab::throughput_scale(lab::unit_of(bound), p.reference());
+      char measured[64], theoretical[64], ratio[32];
+      std::snprintf(measured, sizeof measured, "%.1f %s", p.measured / scale.divisor, scale.header.c_str());
+      std::snprintf(theoretical, sizeof theoretical, "%.1f %s", p.theoretical / scale.divisor, scale.header.c_str());
+      std::snprintf(ratio, sizeof ratio, "%.1f%%", p.theoretical > 0 ? 100.0 * p.measured / p.theoretical : 0.0);
+      table.add({std::string(lab::bound_name(bound)), measured, p.theoretical > 0 ? theoretical : "-",
+                 p.theoretical > 0 ? ratio : "-", p.measured_by});
+    }
+    table.print(ctx.out);
   });
 }
 

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "resources.hpp"
 
+#include "core/report.hpp"
 #include "core/study.hpp"
 
 #include <fstream>
@@ -19,22 +20,48 @@ struct ListArgs {
   std::string json_path;
 };
 
+// Story rungs numbered 1, 2, ..; each tuning variant under its rung (12a, 12b); the library call
+// and the references last. The numbers are the ones the tables and the docs use.
 void list_rungs(Context& ctx) {
   for (const lab::Study& study : lab::studies()) {
-    ctx.out << study.name << ": " << study.title << "\n  source: " << study.source << "\n";
-    int step = 0;
-    for (const lab::RungInfo& rung : study.rungs()) {
-      std::string label = rung.is_reference ? "ref" : std::to_string(++step);
-      ctx.out << "  " << label << std::string(label.size() < 4 ? 4 - label.size() : 1, ' ')
-              << rung.name << " — " << rung.idea;
-      if (!rung.seed.empty())
-        ctx.out << " [seed: " << rung.seed << "]";
-      ctx.out << "\n";
+    ctx.out << study.name << ": " << study.title << "\n"
+            << lab::wrap_text("course: " + std::string(study.course), "  ") << "  sizes (--size): " << study.size_syntax
+            << "\n";
+    const auto rungs = study.rungs();
+    const auto labels = lab::rung_labels(rungs);
+    const auto print = [&](std::size_t i) {
+      const lab::RungInfo& rung = rungs[i];
+      const bool variant = rung.role == lab::Role::variant;
+      std::string head = std::string(variant ? "      " : "  ") + labels[i];
+      head += std::string(head.size() < 10 ? 10 - head.size() : 1, ' ') + std::string(rung.name) + " [" +
+              std::string(lab::role_name(rung.role)) + "]";
+      std::string params;
+      for (const lab::Param& p : rung.params)
+        if (!p.key.empty())
+          params += (params.empty() ? "" : ", ") + std::string(p.key) + " = " + std::to_string(p.value);
+      if (variant && !params.empty())
+        head += " {" + params + "}";
+      std::string idea(rung.idea);
+      if (!rung.course_row.empty())
+        idea += " (course: " + std::string(rung.course_row) + ")";
+      ctx.out << head << "\n" << lab::wrap_text(idea, std::string(variant ? 14 : 10, ' '));
+    };
+    // Each story rung, then the variants that tune it, then the library call and the references.
+    for (std::size_t i = 0; i < rungs.size(); ++i) {
+      if (rungs[i].role == lab::Role::variant)
+        continue;
+      print(i);
+      for (std::size_t v = 0; v < rungs.size(); ++v)
+        if (rungs[v].role == lab::Role::variant && rungs[v].variant_of == rungs[i].name)
+          print(v);
     }
     if (study.notes)
       ctx.out << study.notes();
     ctx.out << "\n";
   }
+  ctx.out << "Roles: seed = a kernel of the course material; beyond = one idea past it; variant = a tuning "
+             "shape of the rung above it (shown by `ladder run --all` and `ladder tune`); library = the "
+             "public call; reference = the vendor library or the bound, measured in the same run.\n";
 }
 
 void list_resources(const ListArgs& args, Context& ctx) {

@@ -1,10 +1,19 @@
+// `ladder run [study ...]`: check and time the story of every named study (all when none), with
+// the library call and the vendor beside it, then a one-screen summary. `ladder tune STUDY`: the
+// same for one study with every tuning variant shown.
+//
+// Everything the user typed is checked before the device is touched: the studies, the sizes (by
+// the study's own parser), the integer options, and the output files (opened, not yet written).
 #include "commands.hpp"
 #include "session.hpp"
 
+#include "core/peaks.hpp"
+#include "core/report.hpp"
 #include "core/study.hpp"
 
 #include <fstream>
-#include <iostream>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 
@@ -18,22 +27,38 @@ struct RunArgs {
   int repetitions = 0;
   int warmups = 3;
   bool small = false;
+  bool all = false;
   bool flush_l2 = false;
   bool quiet = false;
   std::string json_path, csv_path, markdown_path;
   std::vector<std::string> command_line;
 };
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  if (!file)
-    throw std::invalid_argument("cannot open '" + path + "' for writing");
-  file << text;
-  if (!file)
-    throw std::runtime_error("failed writing '" + path + "'");
-}
+// An output file opened before any work, so a typo costs nothing; written at the end.
+class OutputFile {
+public:
+  OutputFile(const std::string& path, const char* option) : path_(path) {
+    if (path.empty())
+      return;
+    file_.emplace(path, std::ios::binary);
+    if (!*file_)
+      throw std::invalid_argument(std::string(option) + ": cannot open '" + path + "' for writing");
+  }
+  void write(const std::string& text) {
+    if (!file_)
+      return;
+    *file_ << text;
+    file_->flush();
+    if (!*file_)
+      throw std::runtime_error("failed writing '" + path_ + "'");
+  }
 
-void execute(const RunArgs& args, Context& ctx) {
+private:
+  std::string path_;
+  std::optional<std::ofstream> file_;
+};
+
+std::vector<const lab::Study*> select_studies(const RunArgs& args) {
   std::vector<const lab::Study*> selected;
   for (const auto& name : args.studies) {
     const lab::Study* study = lab::find_study(name);
@@ -48,103 +73,179 @@ void execute(const RunArgs& args, Context& ctx) {
   if (selected.empty())
     for (const auto& s : lab::studies())
       selected.push_back(&s);
-  if (!args.sizes.empty() && args.studies.size() != 1)
-    throw std::invalid_argument("--size needs exactly one study named (sizes mean different things per study)");
+  if (!args.sizes.empty()) {
+    if (args.studies.size() != 1)
+      throw std::invalid_argument("--size needs exactly one study named (sizes mean different things per study; "
+                                  "e.g. ladder run transpose -s 4096x4096)");
+    for (const auto& size : args.sizes)
+      selected.front()->check_size(size);
+  }
+  return selected;
+}
+
+nlohmann::json device_json(const DeviceInfo& d) {
+  return {{"name", d.name},
+          {"compute_capability", std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)},
+          {"multiprocessors", d.multiprocessors},
+          {"sm_clock_khz", d.sm_clock_khz},
+          {"l2_bytes", d.l2_bytes},
+          {"global_memory_bytes", d.global_memory_bytes},
+          {"memory_clock_khz", d.memory_clock_khz},
+          {"memory_bus_width_bits", d.memory_bus_width_bits},
+          {"pci_bus_id", d.pci_bus_id}};
+}
+
+void execute(const RunArgs& args, Context& ctx) {
+  const std::vector<const lab::Study*> selected = select_studies(args);
+  OutputFile json_file(args.json_path, "--json"), csv_file(args.csv_path, "--csv"),
+      markdown_file(args.markdown_path, "--markdown");
   if (!require_device(ctx, "run"))
     return;
 
   lab::RunContext run;
   run.options.sizes = args.sizes;
   run.options.small = args.small;
+  run.options.all = args.all;
   run.options.timing.repetitions = args.repetitions;
   run.options.timing.warmups = args.warmups;
   run.options.timing.flush_l2 = args.flush_l2;
   run.device = current_device_info();
   run.progress = args.quiet ? nullptr : &ctx.err;
+  run.measure_peak = [&run](lab::Bound bound) {
+    return lab::measure_peak(bound, run.device, run.options.timing, run.options.small);
+  };
   const std::string started = utc_timestamp();
-  {
-    lab::Stream stream;
-    run.say("ladder: measuring the peak (device-to-device cudaMemcpy) on " + run.device.name);
-    run.measured_peak_gbs = lab::measure_copy_bandwidth_gbs(peak_copy_bytes(run.device, args.small),
-                                                            stream, run.options.timing);
-  }
+  ctx.out << "device: " << describe_device(run.device) << "\n"
+          << "every rung is checked against a CPU reference before it is timed; times are medians\n\n"
+          << std::flush;
 
-  ctx.out << "device: " << describe_device(run.device) << "\n";
-  char peaks[200];
-  std::snprintf(peaks, sizeof peaks, "peak bandwidth: measured %.1f GB/s, theoretical %.1f GB/s\n\n",
-                run.measured_peak_gbs, run.device.theoretical_bandwidth_gbs());
-  ctx.out << peaks << std::flush;
-
-  nlohmann::json tables_json = nlohmann::json::array();
-  std::string markdown = "# ladder run\n\n- device: " + describe_device(run.device) +
-                         "\n- date: " + started + "\n- " + peaks + "\n";
+  nlohmann::json studies_json = nlohmann::json::array();
+  std::string markdown = "# ladder run\n\n- device: " + describe_device(run.device) + "\n- date: " + started + "\n\n";
   std::string csv;
-  bool any_wrong = false;
+  std::vector<lab::SummaryLine> summary;
   for (const lab::Study* study : selected) {
     run.say("ladder: running " + std::string(study->name));
-    for (const lab::Table& table : study->run(run)) {
+    const lab::StudyResults results = study->run(run);
+    ctx.out << "#### " << study->name << ": " << study->title << "\n\n";
+    markdown += "## " + std::string(study->name) + ": " + std::string(study->title) + "\n\n";
+    nlohmann::json tables = nlohmann::json::array(), sweeps = nlohmann::json::array();
+    for (const lab::Table& table : results.tables) {
       ctx.out << lab::format_text(table) << "\n" << std::flush;
       markdown += lab::format_markdown(table);
       csv += lab::format_csv(table, csv.empty());
-      tables_json.push_back(lab::to_json(table));
-      for (const auto& row : table.rows)
-        any_wrong = any_wrong || row.check == lab::CheckStatus::wrong;
+      tables.push_back(lab::to_json(table));
     }
+    for (const lab::Sweep& sweep : results.sweeps) {
+      ctx.out << lab::format_text(sweep) << "\n" << std::flush;
+      markdown += lab::format_markdown(sweep);
+      sweeps.push_back(lab::to_json(sweep));
+    }
+    summary.push_back(lab::summarize(std::string(study->name), results));
+    studies_json.push_back({{"name", study->name},
+                            {"title", study->title},
+                            {"course", study->course},
+                            {"tables", tables},
+                            {"sweeps", sweeps},
+                            {"summary", lab::to_json(summary.back())}});
   }
-  if (!args.json_path.empty()) {
-    const auto& d = run.device;
-    nlohmann::json doc = {
-        {"ladder_version", "0.1.0"},
-        {"date", started},
-        {"command", args.command_line},
-        {"device",
-         {{"name", d.name},
-          {"compute_capability", std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)},
-          {"multiprocessors", d.multiprocessors},
-          {"l2_bytes", d.l2_bytes},
-          {"global_memory_bytes", d.global_memory_bytes},
-          {"memory_clock_khz", d.memory_clock_khz},
-          {"memory_bus_width_bits", d.memory_bus_width_bits},
-          {"theoretical_bandwidth_gbs", d.theoretical_bandwidth_gbs()}}},
-        {"measured_peak_gbs", run.measured_peak_gbs},
-        {"tables", tables_json}};
-    write_file(args.json_path, doc.dump(2) + "\n");
-  }
-  if (!args.csv_path.empty())
-    write_file(args.csv_path, csv);
-  if (!args.markdown_path.empty())
-    write_file(args.markdown_path, markdown);
-  if (any_wrong) {
-    ctx.err << "ladder run: at least one rung produced a WRONG result (see the check column)\n";
+  ctx.out << lab::format_summary_text(summary) << std::flush;
+  markdown += lab::format_summary_markdown(summary);
+
+  nlohmann::json summary_json = nlohmann::json::array();
+  for (const auto& line : summary)
+    summary_json.push_back(lab::to_json(line));
+  json_file.write(nlohmann::json{{"ladder_version", "0.2.0"},
+                                 {"date", started},
+                                 {"command", args.command_line},
+                                 {"device", device_json(run.device)},
+                                 {"studies", studies_json},
+                                 {"summary", summary_json}}
+                      .dump(2) +
+                  "\n");
+  csv_file.write(csv);
+  markdown_file.write(markdown);
+  int wrong = 0;
+  for (const auto& line : summary)
+    wrong += line.wrong;
+  if (wrong > 0) {
+    ctx.err << "ladder run: " << wrong << " rung(s) produced a WRONG result (see the check column)\n";
     ctx.exit_code = exit_wrong_result;
   }
+}
+
+// A whole number in [0, 1000000]; the message says which rule the text broke.
+CLI::Validator count_option() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        long long value = 0;
+        std::size_t used = 0;
+        try {
+          value = std::stoll(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != text.size() || text.empty())
+          return "'" + text + "' is not a whole number";
+        if (value < 0 || value > 1000000)
+          return "'" + text + "' is not between 0 and 1000000";
+        return "";
+      },
+      "0..1000000");
+}
+
+void add_common_options(CLI::App* cmd, RunArgs& args) {
+  cmd->add_option("-s,--size", args.sizes,
+                  "Problem size, study-specific (transpose ROWSxCOLS; reduce and scan N, 2^K or 4Mi); "
+                  "one value per flag, or a comma list; needs exactly one study")
+      ->allow_extra_args(false)
+      ->delimiter(',');
+  cmd->add_option("-r,--reps", args.repetitions,
+                  "Timed repetitions per rung (default 0: as many as fit a 0.4 s budget, 20..200)")
+      ->check(count_option());
+  cmd->add_option("--warmups", args.warmups, "Untimed launches before timing (default 3)")->check(count_option());
+  cmd->add_flag("--small", args.small, "Small sizes only (smoke tests, sanitizers)");
+  cmd->add_flag("--flush-l2", args.flush_l2, "Overwrite the L2 before every timed launch");
+  cmd->add_flag("-q,--quiet", args.quiet, "No progress on stderr");
+  cmd->add_option("--json", args.json_path, "Write the results as JSON to this file")->type_name("FILE");
+  cmd->add_option("--csv", args.csv_path, "Write the results as CSV to this file")->type_name("FILE");
+  cmd->add_option("--markdown", args.markdown_path, "Write the tables as Markdown to this file")->type_name("FILE");
+}
+
+std::vector<std::string> command_line(const char* verb, const RunArgs& args) {
+  std::vector<std::string> line = {"ladder", verb};
+  line.insert(line.end(), args.studies.begin(), args.studies.end());
+  for (const auto& s : args.sizes)
+    line.insert(line.end(), {"--size", s});
+  if (args.all)
+    line.push_back("--all");
+  if (args.small)
+    line.push_back("--small");
+  return line;
 }
 
 } // namespace
 
 void add_run_command(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<RunArgs>();
-  auto* run = app.add_subcommand("run", "Check and time every rung of the named studies (all when none)");
+  auto* run = app.add_subcommand("run", "Check and time the story of every named study (all when none), "
+                                        "the library call and the vendor beside it, then a summary");
   run->add_option("studies", args->studies, "Studies to run (see `ladder list`); default: all");
-  run->add_option("-s,--size", args->sizes,
-                  "Problem size(s), study-specific (transpose: ROWSxCOLS); repeatable")
-      ->delimiter(',');
-  run->add_option("-r,--reps", args->repetitions,
-                  "Timed repetitions per rung (default: as many as fit a 0.4 s budget, 20..200)")
-      ->check(CLI::NonNegativeNumber);
-  run->add_option("--warmups", args->warmups, "Untimed launches before timing")
-      ->check(CLI::NonNegativeNumber);
-  run->add_flag("--small", args->small, "Small sizes only (smoke tests, sanitizers)");
-  run->add_flag("--flush-l2", args->flush_l2, "Overwrite the L2 before every timed launch");
-  run->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
-  run->add_option("--json", args->json_path, "Write the results as JSON to this file");
-  run->add_option("--csv", args->csv_path, "Write the results as CSV to this file");
-  run->add_option("--markdown", args->markdown_path, "Write the tables as Markdown to this file");
-  run->callback([args, &ctx, run] {
-    args->command_line = {"ladder", "run"};
-    for (const auto& s : args->studies)
-      args->command_line.push_back(s);
+  add_common_options(run, *args);
+  run->add_flag("--all", args->all, "Show the tuning variants too (and the extra cases)");
+  run->callback([args, &ctx] {
+    args->command_line = command_line("run", *args);
     execute(*args, ctx);
+  });
+
+  auto tune_args = std::make_shared<RunArgs>();
+  auto* tune = app.add_subcommand("tune", "One study with every tuning variant: each shape's typed parameters "
+                                          "are in the JSON (the same as `ladder run STUDY --all`)");
+  tune->add_option("study", tune_args->studies, "The study to tune (see `ladder list`)")->required()->expected(1);
+  add_common_options(tune, *tune_args);
+  tune->callback([tune_args, &ctx] {
+    tune_args->all = true;
+    tune_args->command_line = command_line("tune", *tune_args);
+    execute(*tune_args, ctx);
   });
 }
 

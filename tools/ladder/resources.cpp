@@ -302,13 +302,15 @@ ResourceReport collect_resources() {
                   ", " + std::to_string(info.multiprocessors) + " SMs)";
   report.architecture = models::architecture_from_device(models::device_properties(info));
   for (const lab::Study& study : lab::studies()) {
-    int step = 0;
-    for (const lab::RungInfo& rung : study.rungs()) {
+    const auto rungs = study.rungs();
+    const auto labels = lab::rung_labels(rungs);
+    for (std::size_t i = 0; i < rungs.size(); ++i) {
+      const lab::RungInfo& rung = rungs[i];
       RungResources row;
       row.study = std::string(study.name);
-      row.label = rung.is_reference ? "ref" : std::to_string(++step);
+      row.label = labels[i];
       row.rung = std::string(rung.name);
-      row.is_reference = rung.is_reference;
+      row.is_reference = rung.role == lab::Role::reference;
       row.has_kernel = rung.kernel != nullptr;
       row.block_threads = rung.block_threads;
       row.dynamic_shared_bytes = static_cast<std::int64_t>(rung.dynamic_shared_bytes);
