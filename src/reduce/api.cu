@@ -12,6 +12,7 @@
 #include "ladder/reduce.hpp"
 #include "reduce/api_config.hpp"
 #include "reduce/kernels.cuh"
+#include "core/resident_grid.hpp"
 
 #include <array>
 #include <atomic>
@@ -72,34 +73,8 @@ template <class T> void check_arguments(const T* in, std::int64_t n, Op op) {
   check_op<T>(op);
 }
 
-// A per-device value of a kernel (resident blocks, cluster capacity), computed once per device
-// (ordinals above 63 are not cached).
-struct PerDevice {
-  std::array<std::atomic<int>, 64> values;
-  PerDevice() {
-    for (auto& v : values)
-      v.store(-1, std::memory_order_relaxed);
-  }
-  template <class Compute> int get(int device, Compute compute) {
-    if (device < 0 || device >= static_cast<int>(values.size()))
-      return compute();
-    int value = values[device].load(std::memory_order_relaxed);
-    if (value < 0) {
-      value = compute();
-      values[device].store(value, std::memory_order_relaxed);
-    }
-    return value;
-  }
-};
-
-int multiprocessors(int device) {
-  static PerDevice sms;
-  return sms.get(device, [&] {
-    int count = 0;
-    LADDER_CUDA(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return count;
-  });
-}
+using core::multiprocessors;
+using core::PerDevice;
 
 // --- per-stream scratch ------------------------------------------------------------------------
 
@@ -166,11 +141,8 @@ template <class T, class OpT, class config>
 void launch_grid(const T* in, std::int64_t n, T* out, int device, cudaStream_t stream) {
   constexpr auto kernel = library_kernel<T, OpT, config>();
   static PerDevice resident; // blocks per SM
-  const int per_sm = resident.get(device, [&] {
-    int blocks = 0;
-    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, config::threads, 0));
-    return blocks < 1 ? 1 : blocks;
-  });
+  const int per_sm = std::max(
+      core::resident_blocks_per_sm(resident, reinterpret_cast<const void*>(kernel), config::threads, 0, device), 1);
   const Scratch scratch = scratch_for(device, stream);
   std::int64_t max_blocks = static_cast<std::int64_t>(per_sm) * multiprocessors(device);
   if (max_blocks > scratch.slots)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/bulk_copy.cuh"
+#include "ladder/detail/warp.cuh"
 #include "ladder/reduce.hpp"
 
 #include <cooperative_groups.h>
@@ -120,16 +121,12 @@ template <class T, class Op> __device__ __forceinline__ T reduce_vector(int4 raw
 }
 
 // --- block reduction with warp shuffles ----------------------------------------------------------
-// Each warp folds its 32 values with __shfl_down_sync (registers only, no shared memory, no
-// barrier: the _sync variants name the participating lanes, so this is correct under Volta's
-// independent thread scheduling), warp leaders park one value each in shared memory, and warp 0
-// folds those. The result is valid in thread 0.
+// Each warp folds its 32 values toward lane 0 (ladder/detail/warp.cuh: registers only, no shared
+// memory, no barrier), warp leaders park one value each in shared memory, and warp 0 folds those.
+// The result is valid in thread 0.
 
 template <class T, class Op> __device__ __forceinline__ T warp_reduce(T v, Op op) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1)
-    v = op(v, __shfl_down_sync(0xffffffffu, v, offset));
-  return v;
+  return detail::warp::reduce_to_lane0(v, op);
 }
 
 template <int Threads, class T, class Op> __device__ __forceinline__ T block_reduce(T v, Op op) {

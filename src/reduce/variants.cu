@@ -12,6 +12,8 @@
 #include "reduce/kernels.cuh"
 #include "reduce/variants.hpp"
 
+#include "core/resident_grid.hpp"
+
 #include "core/harness.hpp"
 #include "ladder/error.hpp"
 #include "ladder/reduce.hpp"
@@ -314,22 +316,6 @@ template <class T> SeedKernel<T> pick_cascade_shuffle() { return cascade_shuffle
 // drops blocks that do not cut the number of rounds (reduce_detail::balanced_grid).
 enum class Grid { seed_256, occupancy, balanced };
 
-// Resident blocks per SM x SMs for a kernel, asked once per kernel (the study runs on one device).
-int occupancy_blocks(const void* kernel, int threads, std::size_t dynamic_shared = 0) {
-  static std::mutex mutex;
-  static std::map<const void*, int> cache;
-  std::lock_guard lock(mutex);
-  if (auto it = cache.find(kernel); it != cache.end())
-    return it->second;
-  int per_sm = 0, device = 0, sms = 0;
-  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_shared));
-  LADDER_CUDA(cudaGetDevice(&device));
-  LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int blocks = std::max(1, per_sm) * sms;
-  cache.emplace(kernel, blocks);
-  return blocks;
-}
-
 constexpr std::int64_t tiled_max_partials = 65536;
 constexpr std::size_t tiled_header_bytes = 256;
 
@@ -342,7 +328,9 @@ void launch_tiled(const T* in, std::int64_t n, T* out, void* scratch, std::size_
                                              End == Finish::partials ? Finish::last_block : End>;
   constexpr bool one_pass = End != Finish::partials;
   const auto sized_by = reinterpret_cast<const void*>(one_pass ? finish : first);
-  std::int64_t max_blocks = Rule == Grid::seed_256 ? seed_cascade_blocks : occupancy_blocks(sized_by, Threads);
+  static core::PerDevice resident;
+  std::int64_t max_blocks =
+      Rule == Grid::seed_256 ? seed_cascade_blocks : core::resident_blocks(resident, sized_by, Threads);
   max_blocks = std::min(max_blocks, tiled_max_partials);
   const std::int64_t grid = Rule == Grid::balanced
                                 ? reduce_detail::balanced_grid<T>(n, Threads, Unroll, max_blocks)
@@ -395,10 +383,8 @@ template <class T, int Threads, int ChunkBytes, int Stages>
 void launch_ring(const T* in, std::int64_t n, T* out, void* scratch, std::size_t, cudaStream_t stream) {
   constexpr auto kernel = reduce_detail::ring_reduce_kernel<T, Sum<T>, Threads, ChunkBytes, Stages>;
   constexpr std::size_t shared = reduce_detail::ring_shared_bytes<ChunkBytes, Stages>();
-  static const int grid = [&] {
-    LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-    return occupancy_blocks(reinterpret_cast<const void*>(kernel), Threads, shared);
-  }();
+  static core::PerDevice resident;
+  const std::int64_t grid = core::resident_blocks(resident, reinterpret_cast<const void*>(kernel), Threads, shared);
   const std::int64_t chunk_elements = ChunkBytes / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t blocks = std::clamp<std::int64_t>((n + chunk_elements - 1) / chunk_elements, 1, grid);
   const ScratchView<T> view{static_cast<unsigned int*>(scratch),

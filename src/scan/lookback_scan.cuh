@@ -15,6 +15,8 @@
 // and the reduce-ahead scan that gets past it (src/scan/reduce_ahead_scan.cuh): docs/scan.md.
 #pragma once
 
+#include "core/resident_grid.hpp"
+
 #include "core/bulk_copy.cuh"
 #include "ladder/detail/lookback.cuh"
 #include "ladder/error.hpp"
@@ -538,12 +540,10 @@ void launch_lookback_scan_pipelined(const T* in, T* out, std::int64_t n, cudaStr
     LADDER_CUDA(cudaGetLastError());
     return;
   }
-  int device = 0, sms = 0, per_sm = 0;
-  LADDER_CUDA(cudaGetDevice(&device));
-  LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, lookback_scan_pipelined_kernel<T, Shape, Inclusive>, Shape::threads, 0));
-  const std::int64_t blocks = std::min<std::int64_t>(tiles, static_cast<std::int64_t>(sms) * std::max(per_sm, 1));
+  static core::PerDevice resident;
+  const std::int64_t blocks = std::min<std::int64_t>(
+      tiles, core::resident_blocks(resident, reinterpret_cast<const void*>(lookback_scan_pipelined_kernel<T, Shape, Inclusive>),
+                                   Shape::threads));
   using Status = lb::ScanStatus<T>;
   const std::size_t bytes = lb::scratch_bytes<Status>(tiles);
   void* scratch = detail::scratch_alloc(bytes, stream);

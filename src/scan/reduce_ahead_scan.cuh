@@ -20,6 +20,8 @@
 // (the cooperative launch fails rather than run a grid that does not fit), every wait ends.
 #pragma once
 
+#include "core/resident_grid.hpp"
+
 #include "scan/lookback_scan.cuh"
 
 #include <cuda_runtime.h>
@@ -198,27 +200,9 @@ inline bool reduce_ahead_fall_back(int reason) {
 // Blocks of the reduce-ahead kernel that fit on the device at once, 0 where the device has no
 // cooperative launch (asked once per device and instantiation; the attributes do not change).
 template <class T, class Ahead, bool Inclusive> std::int64_t reduce_ahead_resident_blocks() {
-  static std::array<std::atomic<int>, 64> cache{};
-  int device = 0;
-  LADDER_CUDA(cudaGetDevice(&device));
-  const int slot = std::min(device, 63);
-  int blocks = cache[slot].load(std::memory_order_relaxed); // 0: not asked yet, -1: none
-  if (blocks < 0)
-    return 0;
-  if (blocks == 0) {
-    constexpr auto kernel = reduce_ahead_scan_kernel<T, Ahead, Inclusive>;
-    constexpr std::size_t shared = Ahead::template shared_bytes<T>;
-    LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(shared)));
-    int sms = 0, per_sm = 0, cooperative = 0;
-    LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    LADDER_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Ahead::threads, shared));
-    blocks = cooperative ? per_sm * sms : 0;
-    cache[slot].store(blocks > 0 ? blocks : -1, std::memory_order_relaxed);
-    return blocks;
-  }
-  return blocks;
+  static core::PerDevice resident;
+  return core::cooperative_blocks(resident, reinterpret_cast<const void*>(reduce_ahead_scan_kernel<T, Ahead, Inclusive>),
+                                  Ahead::threads, Ahead::template shared_bytes<T>);
 }
 
 // One call: a single tile takes the one-launch single-tile kernel; else zeroed scratch (the

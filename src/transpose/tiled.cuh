@@ -8,6 +8,8 @@
 // Elements are moved as raw words of their size: a transpose never looks at the values.
 #pragma once
 
+#include "core/resident_grid.hpp"
+
 #include "ladder/error.hpp"
 
 #include <cuda_runtime.h>
@@ -272,15 +274,6 @@ struct TileShape {
   static constexpr bool persistent = Persistent;
 };
 
-// Blocks of `kernel` that fit on the whole current device at once.
-inline std::int64_t resident_blocks(const void* kernel, int threads) {
-  int device = 0, sms = 0, per_sm = 0;
-  LADDER_CUDA(cudaGetDevice(&device));
-  LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-  return static_cast<std::int64_t>(sms) * std::max(per_sm, 1);
-}
-
 // Whether the 16-byte path applies: whole vectors per row in both matrices, aligned pointers.
 template <class W>
 bool vector_path_applies(const void* in, const void* out, std::int64_t rows, std::int64_t cols) {
@@ -319,8 +312,10 @@ void launch_tiled(const W* in, W* out, std::int64_t rows, std::int64_t cols, int
   order.group_rows = group_rows;
   const std::int64_t tiles = order.tiles_per_row * order.tile_rows;
   std::int64_t grid = std::min<std::int64_t>(tiles, 0x7fffffff);
-  if constexpr (Shape::persistent)
-    grid = std::min(grid, resident_blocks(tiled_kernel_address<W, Shape, A>(), Shape::threads));
+  if constexpr (Shape::persistent) {
+    static core::PerDevice resident;
+    grid = std::min(grid, core::resident_blocks(resident, tiled_kernel_address<W, Shape, A>(), Shape::threads));
+  }
   const auto blocks = static_cast<unsigned>(grid);
   tiled_kernel<W, Shape, A>()<<<blocks, Shape::threads, 0, stream>>>(in, out, rows, cols, order,
                                                                      tiles, nreps);

@@ -129,7 +129,7 @@ TEST_P(ReduceRungTest, SumsExactlyOnEverySizeItSupports) {
 
 INSTANTIATE_TEST_SUITE_P(Registry, ReduceRungTest,
                          ::testing::Range<std::size_t>(0, lab::reduce::registry().size()),
-                         [](const auto& info) { return test_name(lab::reduce::registry()[info.param].name); });
+                         [](const auto& info) { return test_name(lab::reduce::registry()[info.param].info.name); });
 
 // --- the library call ----------------------------------------------------------------------------
 

@@ -119,7 +119,7 @@ TEST_P(ScanRungTest, FloatWithinRoundingBoundOnEverySizeItSupports) {
 
 INSTANTIATE_TEST_SUITE_P(Registry, ScanRungTest,
                          ::testing::Range<std::size_t>(0, lab::scan::registry().size()),
-                         [](const auto& info) { return test_name(lab::scan::registry()[info.param].name); });
+                         [](const auto& info) { return test_name(lab::scan::registry()[info.param].info.name); });
 
 // --- the library call over types, in place, alignments --------------------------------------------
 

@@ -70,7 +70,7 @@ TEST_P(TransposeRungTest, MatchesCpuReferenceOnEveryShapeItSupports) {
 
 INSTANTIATE_TEST_SUITE_P(
     Registry, TransposeRungTest, ::testing::Range<std::size_t>(0, lab::transpose::registry().size()),
-    [](const auto& info) { return test_name(lab::transpose::registry()[info.param].name); });
+    [](const auto& info) { return test_name(lab::transpose::registry()[info.param].info.name); });
 
 // --- the library call over types, awkward shapes and alignments -------------------------------
 

@@ -15,6 +15,8 @@
 // order the hardware schedules blocks in.
 #pragma once
 
+#include "ladder/detail/warp.cuh"
+
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -24,7 +26,7 @@
 
 namespace ladder::detail::lookback {
 
-inline constexpr unsigned full_mask = 0xffffffffu;
+using warp::full_mask;
 inline constexpr unsigned flag_none = 0, flag_aggregate = 1, flag_prefix = 2;
 
 // Scratch layout of one call: the tile counter in the first 256 bytes, then the status words.
@@ -70,31 +72,13 @@ __device__ __forceinline__ void load_segment_guarded(const T* in, std::int64_t s
     }
 }
 
-template <class T> __device__ __forceinline__ T warp_sum(T v) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1)
-    v += __shfl_xor_sync(full_mask, v, offset);
-  return v;
-}
-
-// Inclusive warp scan (Kogge-Stone over the lanes, 5 shuffles).
+// The warp reductions and scans the look-back kernels use (ladder/detail/warp.cuh).
+template <class T> __device__ __forceinline__ T warp_sum(T v) { return warp::sum_all_lanes(v); }
 template <class T> __device__ __forceinline__ T warp_inclusive_scan(T v, int lane) {
-#pragma unroll
-  for (int offset = 1; offset < 32; offset <<= 1) {
-    const T other = __shfl_up_sync(full_mask, v, offset);
-    if (lane >= offset)
-      v += other;
-  }
-  return v;
+  return warp::inclusive_scan(v, lane);
 }
-
-// Exclusive warp scan: the sum of the lanes below this one (0 in lane 0); `total` receives the
-// whole warp's sum in every lane.
 template <class T> __device__ __forceinline__ T warp_exclusive_scan(T v, int lane, T& total) {
-  const T inclusive = warp_inclusive_scan(v, lane);
-  total = __shfl_sync(full_mask, inclusive, 31);
-  const T below = __shfl_up_sync(full_mask, inclusive, 1);
-  return lane == 0 ? T(0) : below;
+  return warp::exclusive_scan(v, lane, total);
 }
 
 // 4-byte values: value and flag in one 8-byte word, written and read by a single access, so a
