@@ -70,6 +70,8 @@ if has_step run; then
   timeout "${LADDER_CHECK_RUN_TIMEOUT:-0}" "$build/ladder" run --json "$out/results.json" --markdown "$out/results.md" \
     --csv "$extra/results.csv" "$@" 2>"$extra/progress.log" | tee -a "$out/run.log" ||
     fail "ladder run"
+  step "ladder info (the peaks that bound the studies)"
+  "$build/ladder" info 2>&1 | tee -a "$out/run.log" || fail "ladder info"
   step "ladder list --resources (occupancy model beside the CUDA occupancy API)"
   "$build/ladder" list --resources --json "$extra/resources.json" >"$out/resources.txt" \
     2>>"$out/run.log" || fail "ladder list --resources (exit $?)"
