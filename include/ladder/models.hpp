@@ -7,7 +7,8 @@
 // GPUs. Nothing here needs a GPU or CUDA headers: `ladder model <topic>` and the host tests run
 // everywhere.
 //
-// Bad arguments throw std::invalid_argument whose message starts with the argument's name.
+// Bad arguments throw std::invalid_argument whose message starts with the argument's name; so do
+// arguments whose counts (warps, loads, addresses) would not fit in 64 bits.
 #pragma once
 
 #include "ladder/device.hpp"
@@ -218,7 +219,7 @@ struct BankConflicts {
 BankConflicts bank_conflicts(std::span<const std::int64_t> word_addresses, int banks,
                              int threads_per_request);
 
-// Thread t reads word offset + t * stride.
+// Thread t reads word offset + t * stride (throws when that overflows 64 bits).
 std::vector<std::int64_t> strided_words(int threads, std::int64_t stride, std::int64_t offset = 0);
 
 // A rows x cols tile of 4-byte words stored row-major with `padding` extra words per row (the
@@ -257,18 +258,30 @@ struct Coalescing {
   int threads_per_request = 0;                 // 16 or 32
   std::vector<MemoryTransaction> transactions; // in issue order
   std::int64_t bytes_requested = 0;            // active threads x element size
-  std::int64_t bytes_transferred = 0;          // sum of the transactions
-  double efficiency = 0; // requested / transferred (1 when nothing is requested)
+  // Distinct bytes the threads access: threads reading the same element share it.
+  std::int64_t bytes_used = 0;
+  std::int64_t bytes_transferred = 0; // sum of the transactions
+  // Every active thread (more than one) reads the same element: one transaction's data serves
+  // them all (e.g. stride 0).
+  bool broadcast = false;
+  // used / transferred, 0..1 (1 when nothing is requested). Not requested / transferred: a
+  // broadcast requests the same bytes many times but moves them once.
+  double efficiency = 0;
 };
 
 // One byte address per thread in thread order; std::nullopt = the thread does not access memory.
 using ThreadAddress = std::optional<std::int64_t>;
 
-// element_bytes: 1, 2, 4, 8 or 16, and every address must be aligned to it.
+// The largest byte address the model accepts: 2^62 - 1, far above any GPU's virtual address space
+// (57 bits at most), and low enough that a transaction's end never overflows.
+inline constexpr std::int64_t max_byte_address = (std::int64_t{1} << 62) - 1;
+
+// element_bytes: 1, 2, 4, 8 or 16, and every address must be aligned to it and at most
+// max_byte_address.
 Coalescing coalescing(std::span<const ThreadAddress> addresses, int element_bytes,
                       CoalescingRules rules);
 
-// Thread t accesses base + t * stride_bytes.
+// Thread t accesses base + t * stride_bytes (throws when that overflows 64 bits).
 std::vector<ThreadAddress> strided_addresses(int threads, std::int64_t base,
                                              std::int64_t stride_bytes);
 

@@ -62,7 +62,8 @@ std::vector<std::int64_t> strided_words(int threads, std::int64_t stride, std::i
   std::vector<std::int64_t> words;
   words.reserve(static_cast<std::size_t>(threads));
   for (int thread = 0; thread < threads; ++thread) {
-    words.push_back(offset + thread * stride);
+    words.push_back(
+        detail::checked_add("offset", offset, detail::checked_mul("stride", thread, stride)));
   }
   return words;
 }
@@ -80,7 +81,7 @@ std::vector<std::int64_t> tile_words(const TileWalk& tile, int threads) {
     detail::bad_argument("col", "must be 0.." + std::to_string(tile.cols - 1) + ", got " +
                                     std::to_string(tile.col));
   }
-  const std::int64_t pitch = tile.cols + tile.padding;
+  const std::int64_t pitch = std::int64_t{tile.cols} + tile.padding; // both up to INT_MAX
   const std::int64_t elements = static_cast<std::int64_t>(tile.rows) * tile.cols;
   std::vector<std::int64_t> words;
   words.reserve(static_cast<std::size_t>(threads));
@@ -99,7 +100,7 @@ std::vector<std::int64_t> tile_words(const TileWalk& tile, int threads) {
       col = index / tile.rows;
       row = index % tile.rows;
     }
-    words.push_back(row * pitch + col);
+    words.push_back(detail::checked_mul("padding", row, pitch) + col);
   }
   return words;
 }

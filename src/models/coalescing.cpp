@@ -112,6 +112,18 @@ void coalesce_sectors(std::span<const ThreadAddress> request, int element_bytes,
   }
 }
 
+// Bytes some thread uses: the union of the accessed elements. Threads reading the same element
+// (a broadcast) use it once, so the efficiency below never exceeds 1.
+std::int64_t distinct_bytes(std::span<const ThreadAddress> addresses, int element_bytes) {
+  std::set<std::int64_t> elements;
+  for (const auto& address : addresses) {
+    if (address) {
+      elements.insert(*address); // aligned to element_bytes: equal or disjoint
+    }
+  }
+  return static_cast<std::int64_t>(elements.size()) * element_bytes;
+}
+
 } // namespace
 
 std::string_view to_string(CoalescingRules rules) {
@@ -150,8 +162,14 @@ Coalescing coalescing(std::span<const ThreadAddress> addresses, int element_byte
                                             " is negative or not aligned to the " +
                                             std::to_string(element_bytes) + "-byte element");
     }
+    if (address > max_byte_address) {
+      detail::bad_argument("addresses", "thread " + std::to_string(thread) + "'s address " +
+                                            std::to_string(address) + " must be below 2^62");
+    }
     result.bytes_requested += element_bytes;
   }
+  result.bytes_used = distinct_bytes(addresses, element_bytes);
+  result.broadcast = result.bytes_used == element_bytes && result.bytes_requested > element_bytes;
 
   const auto request_size = static_cast<std::size_t>(result.threads_per_request);
   for (std::size_t first = 0; first < addresses.size(); first += request_size) {
@@ -171,10 +189,10 @@ Coalescing coalescing(std::span<const ThreadAddress> addresses, int element_byte
   for (const auto& transaction : result.transactions) {
     result.bytes_transferred += transaction.bytes;
   }
-  result.efficiency = result.bytes_transferred == 0
-                          ? 1.0
-                          : static_cast<double>(result.bytes_requested) /
-                                static_cast<double>(result.bytes_transferred);
+  result.efficiency =
+      result.bytes_transferred == 0
+          ? 1.0
+          : static_cast<double>(result.bytes_used) / static_cast<double>(result.bytes_transferred);
   return result;
 }
 
@@ -186,7 +204,8 @@ std::vector<ThreadAddress> strided_addresses(int threads, std::int64_t base,
   std::vector<ThreadAddress> addresses;
   addresses.reserve(static_cast<std::size_t>(threads));
   for (int thread = 0; thread < threads; ++thread) {
-    addresses.emplace_back(base + thread * stride_bytes);
+    addresses.emplace_back(detail::checked_add(
+        "base", base, detail::checked_mul("stride_bytes", thread, stride_bytes)));
   }
   return addresses;
 }

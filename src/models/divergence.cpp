@@ -8,6 +8,7 @@
 #include "arguments.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <utility>
 
@@ -78,7 +79,7 @@ DivergenceCount boundary_check_divergence(std::int64_t n, int block_size, int wa
   detail::require_positive("warp_size", warp_size);
   const std::int64_t blocks = detail::divide_round_up(n, std::int64_t{block_size});
   DivergenceCount count;
-  count.total = blocks * detail::divide_round_up(block_size, warp_size);
+  count.total = detail::checked_mul("n", blocks, detail::divide_round_up(block_size, warp_size));
   // i < n is true for a prefix of the grid's threads, so only the warp holding thread n can see
   // both sides, and only when n is not the first thread of its warp.
   const std::int64_t position_in_block = n % block_size;
@@ -99,11 +100,24 @@ TiledMatmulDivergence tiled_matmul_divergence(std::int64_t width, int tile_width
   const std::int64_t grid = detail::divide_round_up(width, std::int64_t{tile_width});
   const auto counts = valid_counts(width, tile_width);
 
+  // Every count is a product of grid-sized factors: checked, so that a width whose counts do not
+  // fit is an error rather than a wrapped total.
+  auto product = [](std::initializer_list<std::int64_t> factors) {
+    std::int64_t value = 1;
+    for (const std::int64_t factor : factors) {
+      value = detail::checked_mul("width", value, factor);
+    }
+    return value;
+  };
+  auto add = [](std::int64_t& sum, std::int64_t value) {
+    sum = detail::checked_add("width", sum, value);
+  };
+
   TiledMatmulDivergence result;
-  result.blocks = grid * grid;
+  result.blocks = product({grid, grid});
   result.phases = grid;
   result.warps_per_block = warps.warps();
-  const std::int64_t warp_phases_per_block = result.phases * result.warps_per_block;
+  const std::int64_t warp_phases_per_block = product({result.phases, result.warps_per_block});
 
   // M tile: Row < Width depends on the block row, p * TILE + tx < Width on the phase; the block
   // column does not matter (x grid). N tile: p * TILE + ty < Width on the phase, Col < Width on
@@ -111,28 +125,31 @@ TiledMatmulDivergence tiled_matmul_divergence(std::int64_t width, int tile_width
   for (const auto& block_rows : counts) {
     DivergenceCount& type =
         block_rows.valid == tile_width ? result.m_tile_type1 : result.m_tile_type2;
-    type.total += block_rows.tiles * grid * warp_phases_per_block;
+    add(type.total, product({block_rows.tiles, grid, warp_phases_per_block}));
     for (const auto& phase : counts) {
       const std::int64_t divergent = count_true(warps.divergent(block_rows.valid, phase.valid));
-      type.divergent += divergent * block_rows.tiles * phase.tiles * grid;
+      add(type.divergent, product({divergent, block_rows.tiles, phase.tiles, grid}));
     }
   }
-  result.m_tile = {result.m_tile_type1.total + result.m_tile_type2.total,
-                   result.m_tile_type1.divergent + result.m_tile_type2.divergent};
+  result.m_tile = result.m_tile_type1;
+  add(result.m_tile.total, result.m_tile_type2.total);
+  add(result.m_tile.divergent, result.m_tile_type2.divergent);
 
-  result.n_tile.total = result.blocks * warp_phases_per_block;
+  result.n_tile.total = product({result.blocks, warp_phases_per_block});
   result.either.total = result.n_tile.total;
   for (const auto& block_cols : counts) {
     for (const auto& phase : counts) {
       const auto& n_divergent = warps.divergent(phase.valid, block_cols.valid);
-      result.n_tile.divergent += count_true(n_divergent) * block_cols.tiles * phase.tiles * grid;
+      add(result.n_tile.divergent,
+          product({count_true(n_divergent), block_cols.tiles, phase.tiles, grid}));
       for (const auto& block_rows : counts) {
         const auto& m_divergent = warps.divergent(block_rows.valid, phase.valid);
         std::int64_t union_count = 0;
         for (std::size_t warp = 0; warp < n_divergent.size(); ++warp) {
           union_count += (n_divergent[warp] || m_divergent[warp]) ? 1 : 0;
         }
-        result.either.divergent += union_count * block_cols.tiles * block_rows.tiles * phase.tiles;
+        add(result.either.divergent,
+            product({union_count, block_cols.tiles, block_rows.tiles, phase.tiles}));
       }
     }
   }

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 
 namespace ladder::models {
 namespace {
@@ -116,8 +117,10 @@ const std::array<ArchitectureLimits, 12> architecture_table{
 
 // Memory clocks: the seeds' own figures for the old GPUs; for the others the clock the CUDA driver
 // reports (HBM: the real clock; GDDR6/6X: half the data rate per pin), which with DDR gives the
-// datasheet bandwidth.
-const std::array<GpuSpec, 11> gpu_table{{
+// datasheet bandwidth. H100 and H200: cudaDevAttrMemoryClockRate and
+// cudaDevAttrGlobalMemoryBusWidth as read on the GPUs themselves (the H200 reports 6016 bits, not
+// the 6144 of six full stacks: 4.81 TB/s, the datasheet's 4.8).
+const std::array<GpuSpec, 12> gpu_table{{
     {"g80",
      "GeForce 8800 GTX (G80)",
      "sm_10",
@@ -158,7 +161,19 @@ const std::array<GpuSpec, 11> gpu_table{{
      128,
      {10501, 384, 2},
      "datasheet: 1008 GB/s GDDR6X"},
-    {"h100", "H100 SXM5 80GB (GH100)", "sm_90", 132, {2619, 5120, 2}, "datasheet: 3.35 TB/s HBM3"},
+    {"h100",
+     "H100 SXM5 80GB (GH100)",
+     "sm_90",
+     132,
+     {2619, 5120, 2},
+     "datasheet: 3.35 TB/s HBM3, 50 MB L2; the driver reports 132 SMs, 2619 MHz, 5120-bit"},
+    {"h200",
+     "H200 SXM 141GB (GH100)",
+     "sm_90",
+     132,
+     {3201, 6016, 2},
+     "datasheet: 4.8 TB/s HBM3e, 141 GB; the driver reports 132 SMs, 60 MB L2, 3201 MHz, "
+     "6016-bit"},
     {"h100-pcie",
      "H100 PCIe 80GB (GH100)",
      "sm_90",
@@ -286,8 +301,10 @@ ArchitectureLimits architecture_from_device(const DeviceProperties& device) {
 }
 
 Bandwidth theoretical_bandwidth(const MemoryInterface& memory) {
-  if (!(memory.clock_mhz > 0)) {
-    detail::bad_argument("clock_mhz", "must be positive, got " + std::to_string(memory.clock_mhz));
+  // Not just > 0: "inf" and "nan" parse as numbers too, and would print as a bandwidth.
+  if (!(memory.clock_mhz > 0) || !std::isfinite(memory.clock_mhz)) {
+    detail::bad_argument("clock_mhz",
+                         "must be a positive number, got " + std::to_string(memory.clock_mhz));
   }
   detail::require_positive("bus_width_bits", memory.bus_width_bits);
   detail::require_positive("transfers_per_clock", memory.transfers_per_clock);

@@ -214,7 +214,9 @@ std::vector<OccupancySweepPoint> occupancy_sweep(const ArchitectureLimits& arch,
   }
 
   std::vector<OccupancySweepPoint> points;
-  for (std::int64_t value = first; value <= last; value += step) {
+  // value + step would overflow for a huge step: stop once the next value passes `last`.
+  for (std::int64_t value = first; value <= last;
+       value = last - value < step ? last + 1 : value + step) {
     BlockResources block = base;
     switch (variable) {
     case SweepVariable::threads_per_block:

@@ -8,7 +8,7 @@
 #include "arguments.hpp"
 
 #include <algorithm>
-#include <cstdlib>
+#include <string_view>
 
 namespace ladder::models {
 namespace {
@@ -19,35 +19,56 @@ void check_tile(int output_tile, int mask_width) {
 }
 
 // Global loads of the basic kernel along one axis: output i reads input i - M/2 + j for each tap
-// j that lands inside [0, width). Counted per tap: tap j is in range for width - |M/2 - j| outputs.
-std::int64_t untiled_loads_along(std::int64_t width, int mask_width) {
+// j that lands inside [0, width). Tap j is in range for width - |M/2 - j| outputs; summed in
+// closed form over the taps on each side of the centre (distances 0..M/2 and 0..M-1-M/2, the
+// centre counted twice), so that any width and mask cost the same few operations.
+// `axis` names the argument an overflow is blamed on.
+std::int64_t untiled_loads_along(std::string_view axis, std::int64_t width, int mask_width) {
   const std::int64_t halo = mask_width / 2;
-  std::int64_t loads = 0;
-  for (std::int64_t tap = 0; tap < mask_width; ++tap) {
-    loads += std::max<std::int64_t>(0, width - std::llabs(halo - tap));
-  }
-  return loads;
+  // Sum over d = 0..reach of max(0, width - d).
+  auto side = [axis, width](std::int64_t reach) {
+    const std::int64_t last = std::min(reach, width - 1);
+    return detail::checked_mul(axis, last + 1, width) -
+           detail::checked_mul(axis, last, last + 1) / 2;
+  };
+  return detail::checked_add(axis, side(halo), side(mask_width - 1 - halo)) - width;
 }
 
-// Global loads of the tiled kernel along one axis: tile k loads inputs
-// [k * O - M/2, k * O - M/2 + O + M - 2], except the ghost cells outside [0, width).
-std::int64_t tiled_loads_along(std::int64_t width, int output_tile, int mask_width) {
+// Global loads of the tiled kernel along one axis: tile k of K = ceil(width / O) loads inputs
+// [k * O - M/2, k * O - M/2 + O + M - 2], except the ghost cells outside [0, width). Every tile
+// overlaps [0, width) (it contains input k * O), so the loads are K full tiles less the ghost cells
+// cut off on the left (the first tiles) and on the right (the last tiles), each an arithmetic
+// series: closed form, so a huge width costs no loop over its tiles.
+std::int64_t tiled_loads_along(std::string_view axis, std::int64_t width, int output_tile,
+                               int mask_width) {
+  const std::int64_t tile = output_tile;
   const std::int64_t halo = mask_width / 2;
-  std::int64_t loads = 0;
-  for (std::int64_t start = 0; start < width; start += output_tile) {
-    const std::int64_t first = std::max<std::int64_t>(0, start - halo);
-    const std::int64_t last =
-        std::min<std::int64_t>(width - 1, start - halo + output_tile + mask_width - 2);
-    loads += std::max<std::int64_t>(0, last - first + 1);
-  }
-  return loads;
+  const std::int64_t input_tile = tile + mask_width - 1;
+  const std::int64_t tiles = detail::divide_round_up(width, tile);
+  // Sum over m = 0.. of max(0, first - m * tile), for at most `tiles` tiles.
+  auto cut = [axis, tiles, tile](std::int64_t first) -> std::int64_t {
+    if (first <= 0) {
+      return 0;
+    }
+    const std::int64_t count = std::min(tiles, detail::divide_round_up(first, tile));
+    return detail::checked_mul(axis, count, first) -
+           detail::checked_mul(axis, tile, detail::checked_mul(axis, count, count - 1) / 2);
+  };
+  const std::int64_t left = cut(halo); // tile k cuts halo - k * O cells below 0
+  // The last tile ends at (K - 1) * O - M/2 + O + M - 2 ((K - 1) * O < width: no overflow);
+  // each earlier one ends O sooner.
+  const std::int64_t last_end = (tiles - 1) * tile - halo + input_tile - 1;
+  const std::int64_t right = cut(last_end - (width - 1));
+  return detail::checked_mul(axis, tiles, input_tile) - left - right;
 }
 
 } // namespace
 
 double convolution_tiling_reduction_1d(int output_tile, int mask_width) {
   check_tile(output_tile, mask_width);
-  return static_cast<double>(output_tile) * mask_width / (output_tile + mask_width - 1);
+  // In double: O + M - 1 overflows int for the largest tiles and masks.
+  return static_cast<double>(output_tile) * mask_width /
+         (static_cast<double>(output_tile) + mask_width - 1);
 }
 
 double convolution_tiling_reduction_2d(int output_tile, int mask_width) {
@@ -58,11 +79,12 @@ double convolution_tiling_reduction_2d(int output_tile, int mask_width) {
 std::vector<int> convolution_input_reuse_1d(int output_tile, int mask_width) {
   check_tile(output_tile, mask_width);
   std::vector<int> uses;
-  for (int input = 0; input < output_tile + mask_width - 1; ++input) {
+  const std::int64_t inputs = std::int64_t{output_tile} + mask_width - 1; // overflows int
+  for (std::int64_t input = 0; input < inputs; ++input) {
     // Output o reads inputs o .. o + M - 1 of the tile.
-    const int first_output = std::max(0, input - mask_width + 1);
-    const int last_output = std::min(input, output_tile - 1);
-    uses.push_back(last_output - first_output + 1);
+    const std::int64_t first_output = std::max<std::int64_t>(0, input - mask_width + 1);
+    const std::int64_t last_output = std::min<std::int64_t>(input, output_tile - 1);
+    uses.push_back(static_cast<int>(last_output - first_output + 1));
   }
   return uses;
 }
@@ -71,8 +93,8 @@ TilingTraffic convolution_tiling_traffic_1d(std::int64_t width, int output_tile,
   detail::require_positive("width", width);
   check_tile(output_tile, mask_width);
   TilingTraffic traffic;
-  traffic.untiled_loads = untiled_loads_along(width, mask_width);
-  traffic.tiled_loads = tiled_loads_along(width, output_tile, mask_width);
+  traffic.untiled_loads = untiled_loads_along("width", width, mask_width);
+  traffic.tiled_loads = tiled_loads_along("width", width, output_tile, mask_width);
   traffic.reduction =
       static_cast<double>(traffic.untiled_loads) / static_cast<double>(traffic.tiled_loads);
   return traffic;
@@ -86,9 +108,11 @@ TilingTraffic convolution_tiling_traffic_2d(std::int64_t width, std::int64_t hei
   // Both the in-range taps and the in-range tile elements factor into a row and a column part.
   TilingTraffic traffic;
   traffic.untiled_loads =
-      untiled_loads_along(width, mask_width) * untiled_loads_along(height, mask_width);
-  traffic.tiled_loads = tiled_loads_along(width, output_tile, mask_width) *
-                        tiled_loads_along(height, output_tile, mask_width);
+      detail::checked_mul("width and height", untiled_loads_along("width", width, mask_width),
+                          untiled_loads_along("height", height, mask_width));
+  traffic.tiled_loads = detail::checked_mul(
+      "width and height", tiled_loads_along("width", width, output_tile, mask_width),
+      tiled_loads_along("height", height, output_tile, mask_width));
   traffic.reduction =
       static_cast<double>(traffic.untiled_loads) / static_cast<double>(traffic.tiled_loads);
   return traffic;

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -155,6 +157,29 @@ TEST(Divergence, LargerMatricesDivergeLess) {
   const double large = tiled_matmul_divergence(10'000 + 4, 16).m_tile.fraction();
   EXPECT_LT(large, small / 50);
   EXPECT_GT(large, 0.0);
+}
+
+TEST(Divergence, CountsNearThe64BitLimitAreExactOrRejectedByName) {
+  constexpr std::int64_t largest = std::numeric_limits<std::int64_t>::max();
+  // ceil(n / 256) blocks of 8 warps fits, though n + 255 does not.
+  const auto boundary = boundary_check_divergence(largest, 256);
+  EXPECT_EQ(boundary.total, (largest / 256 + 1) * 8);
+  EXPECT_EQ(boundary.divergent, 1);
+  // 2^62 two-thread blocks of two warps: 2^63 warps.
+  const auto warps = invalid_argument_message([] { boundary_check_divergence(largest, 2, 1); });
+  EXPECT_TRUE(starts_with(warps, "n:")) << warps;
+  // grid x grid blocks, and warp-phases, used to wrap.
+  const auto blocks = invalid_argument_message([] { tiled_matmul_divergence(largest, 1); });
+  EXPECT_TRUE(starts_with(blocks, "width:")) << blocks;
+  // 3e9 wide in 16 x 16 tiles: (1.875e8)^2 blocks x 1.875e8 phases x 8 warps is about 5e25
+  // warp-phases; 10^7 wide (about 2e18) fits, and its counts stay consistent.
+  const auto phases = invalid_argument_message([] { tiled_matmul_divergence(3'000'000'000, 16); });
+  EXPECT_TRUE(starts_with(phases, "width:")) << phases;
+  const auto fits = tiled_matmul_divergence(10'000'003, 16);
+  EXPECT_EQ(fits.n_tile.total, fits.blocks * fits.phases * fits.warps_per_block);
+  EXPECT_EQ(fits.m_tile.total, fits.n_tile.total);
+  EXPECT_GT(fits.either.divergent, 0);
+  EXPECT_LE(fits.either.divergent, fits.either.total);
 }
 
 TEST(Divergence, RejectsBadArgumentsByName) {
@@ -310,6 +335,47 @@ TEST(Tiling, ExactTraffic2dFactorsIntoRowsAndColumns) {
   EXPECT_EQ(model.tiled_loads, tiled);
   EXPECT_NEAR(convolution_tiling_traffic_2d(4096, 4096, 64, 9).reduction,
               convolution_tiling_reduction_2d(64, 9), 0.3);
+}
+
+TEST(Tiling, ClosedFormCountsMatchTheSimulationForAnyShape) {
+  // Even masks, masks wider than the array, tiles wider than the array.
+  for (const int width : {1, 2, 3, 5, 9, 10, 31}) {
+    for (const int tile : {1, 2, 3, 5, 16, 40}) {
+      for (const int mask : {1, 2, 4, 6, 7, 12, 33}) {
+        const auto model = convolution_tiling_traffic_1d(width, tile, mask);
+        const auto simulated = simulate_traffic_1d(width, tile, mask);
+        ASSERT_EQ(model.untiled_loads, simulated.untiled_loads)
+            << width << "/" << tile << "/" << mask;
+        ASSERT_EQ(model.tiled_loads, simulated.tiled_loads) << width << "/" << tile << "/" << mask;
+      }
+    }
+  }
+}
+
+TEST(Tiling, HugeArraysAreCountedExactlyOrRejectedByName) {
+  // 10^15 elements, 16-wide tiles, mask 5: 5 W - 6 in-range taps; W / 16 tiles of 20 loads less
+  // the two ghost cells at each end. Counted in closed form, not tile by tile.
+  const std::int64_t width = 1'000'000'000'000'000;
+  const auto traffic = convolution_tiling_traffic_1d(width, 16, 5);
+  EXPECT_EQ(traffic.untiled_loads, 5 * width - 6);
+  EXPECT_EQ(traffic.tiled_loads, width / 16 * 20 - 4);
+  // Totals that do not fit in 64 bits used to wrap to negative numbers.
+  const std::int64_t huge = std::int64_t{1} << 62;
+  const auto one_axis = invalid_argument_message(
+      [&] { convolution_tiling_traffic_1d(huge, std::numeric_limits<int>::max(), 5); });
+  EXPECT_TRUE(starts_with(one_axis, "width:")) << one_axis;
+  const auto two_axes =
+      invalid_argument_message([] { convolution_tiling_traffic_2d(5'000'000'000, 5, 16, 5); });
+  EXPECT_TRUE(two_axes.empty()) << "5e9 x 5 fits: " << two_axes;
+  const auto square = invalid_argument_message(
+      [] { convolution_tiling_traffic_2d(5'000'000'000, 5'000'000'000, 16, 5); });
+  EXPECT_TRUE(starts_with(square, "width and height:")) << square;
+}
+
+TEST(Tiling, LargestTilesAndMasksDoNotOverflow) {
+  constexpr int largest = std::numeric_limits<int>::max();
+  EXPECT_NEAR(convolution_tiling_reduction_1d(largest, largest), largest / 2.0, 1.0);
+  EXPECT_GT(convolution_tiling_reduction_2d(largest, largest), 0.0);
 }
 
 TEST(Tiling, RejectsBadArgumentsByName) {

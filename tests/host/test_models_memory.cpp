@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -126,6 +128,14 @@ TEST(Banks, ExplicitAddressesAndSeveralRequests) {
   const auto result = bank_conflicts(words, 16, 16);
   EXPECT_EQ(result.degree_per_request, (std::vector<int>{1, 4}));
   EXPECT_EQ(result.degree, 4);
+}
+
+TEST(Banks, StridedAddressesThatOverflowAreRejectedByName) {
+  // They used to wrap to negative words.
+  const auto message =
+      invalid_argument_message([] { strided_words(32, std::int64_t{1} << 62, 0); });
+  EXPECT_TRUE(starts_with(message, "stride:")) << message;
+  EXPECT_EQ(strided_words(2, std::int64_t{1} << 62, 0).back(), std::int64_t{1} << 62);
 }
 
 TEST(Banks, RejectsBadArgumentsByName) {
@@ -258,6 +268,47 @@ TEST(Coalescing, NaiveTransposeWritesDoNotCoalesce) {
   EXPECT_DOUBLE_EQ(naive.efficiency, 0.125);
   const auto coalesced = coalescing(strided_addresses(32, 0, 4), 4, CoalescingRules::sectors);
   EXPECT_EQ(coalesced.transactions.size(), 4u);
+}
+
+TEST(Coalescing, BroadcastUsesTheElementOnce) {
+  // Stride 0: every thread reads one element. It was counted 32 times against one 32-byte
+  // sector: 400% efficiency.
+  const auto addresses = strided_addresses(32, 64, 0);
+  const auto sectors = coalescing(addresses, 4, CoalescingRules::sectors);
+  EXPECT_TRUE(sectors.broadcast);
+  EXPECT_EQ(sectors.transactions.size(), 1u);
+  EXPECT_EQ(sectors.bytes_requested, 32 * 4);
+  EXPECT_EQ(sectors.bytes_used, 4);
+  EXPECT_DOUBLE_EQ(sectors.efficiency, 4.0 / 32.0);
+  const auto cc12 = coalescing(addresses, 4, CoalescingRules::cc_1_2);
+  EXPECT_EQ(sizes(cc12), (std::vector<int>{32, 32})); // one per half-warp
+  for (const auto rules :
+       {CoalescingRules::cc_1_0, CoalescingRules::cc_1_2, CoalescingRules::sectors}) {
+    for (const int element : {1, 2, 4, 8, 16}) {
+      const auto result = coalescing(strided_addresses(32, 0, 0), element, rules);
+      EXPECT_LE(result.efficiency, 1.0) << to_string(rules) << ", " << element << " B";
+    }
+  }
+  // Two threads on one element, the others on their own: not a broadcast, used bytes distinct.
+  auto shared = strided_addresses(32, 0, 4);
+  shared[1] = 0;
+  const auto partly = coalescing(shared, 4, CoalescingRules::sectors);
+  EXPECT_FALSE(partly.broadcast);
+  EXPECT_EQ(partly.bytes_used, 31 * 4);
+  EXPECT_FALSE(coalescing(strided_addresses(1, 0, 4), 4, CoalescingRules::sectors).broadcast);
+}
+
+TEST(Coalescing, AddressesOutsideTheModelledRangeAreRejectedByName) {
+  const std::vector<ThreadAddress> high{max_byte_address - 7, max_byte_address + 1};
+  const auto message =
+      invalid_argument_message([&] { coalescing(high, 8, CoalescingRules::sectors); });
+  EXPECT_TRUE(starts_with(message, "addresses:")) << message;
+  EXPECT_NE(message.find("thread 1"), std::string::npos) << message;
+  const std::vector<ThreadAddress> highest{max_byte_address - 15};
+  EXPECT_EQ(coalescing(highest, 16, CoalescingRules::cc_1_2).bytes_transferred, 32);
+  const auto stride = invalid_argument_message(
+      [] { strided_addresses(32, 0, std::numeric_limits<std::int64_t>::max() / 16); });
+  EXPECT_TRUE(starts_with(stride, "stride_bytes:")) << stride;
 }
 
 TEST(Coalescing, RejectsBadArgumentsByName) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -95,6 +96,29 @@ TEST(GpuTable, EveryEntryIsConsistent) {
     EXPECT_NO_THROW(architecture_of(gpu));
     EXPECT_GT(gpu.multiprocessors, 0);
   }
+}
+
+TEST(GpuTable, HopperPresetsAsTheirDriversReportThem) {
+  // cudaGetDeviceProperties / cudaDeviceGetAttribute on an H100 SXM5 80GB and an H200 SXM 141GB:
+  // 132 SMs each, 2619 MHz x 5120 bits and 3201 MHz x 6016 bits, sm_90 limits (2048 threads,
+  // 32 blocks, 64K registers, 228 KB shared memory per SM, 227 KB per block opted in).
+  const auto& h100 = find_gpu("h100");
+  const auto& h200 = find_gpu("h200");
+  for (const auto* gpu : {&h100, &h200}) {
+    SCOPED_TRACE(std::string(gpu->key));
+    EXPECT_EQ(gpu->multiprocessors, 132);
+    const auto& arch = architecture_of(*gpu);
+    EXPECT_EQ(arch.name, "sm_90");
+    EXPECT_EQ(arch.max_threads_per_sm(), 2048);
+    EXPECT_EQ(arch.max_blocks_per_sm, 32);
+    EXPECT_EQ(arch.registers_per_sm, 65536);
+    EXPECT_EQ(arch.shared_memory_per_sm, 233472);
+    EXPECT_EQ(arch.shared_memory_per_block_optin, 232448);
+  }
+  EXPECT_EQ(h100.memory.clock_mhz, 2619);
+  EXPECT_EQ(h100.memory.bus_width_bits, 5120);
+  EXPECT_EQ(h200.memory.clock_mhz, 3201);
+  EXPECT_EQ(h200.memory.bus_width_bits, 6016);
 }
 
 TEST(GpuTable, LookupsIgnoreCaseAndNameTheArgument) {
@@ -184,7 +208,7 @@ TEST(Bandwidth, ModernEntriesGiveTheirDatasheetBandwidth) {
   for (const auto& [key, datasheet] :
        {Datasheet{"v100", 900}, Datasheet{"t4", 320}, Datasheet{"a100", 1555},
         Datasheet{"rtx3090", 936}, Datasheet{"rtx4090", 1008}, Datasheet{"h100", 3350},
-        Datasheet{"h100-pcie", 2039}}) {
+        Datasheet{"h100-pcie", 2039}, Datasheet{"h200", 4800}}) {
     SCOPED_TRACE(key);
     EXPECT_NEAR(theoretical_bandwidth(find_gpu(key).memory).gb_per_second, datasheet,
                 datasheet * 0.005);
@@ -204,6 +228,10 @@ TEST(Bandwidth, RejectsNonPositiveInputsByName) {
                             theoretical_bandwidth({900, 384, 0});
                           }),
                           "transfers_per_clock:"));
+  const auto infinite = invalid_argument_message([] {
+    theoretical_bandwidth({std::numeric_limits<double>::infinity(), 384, 2});
+  });
+  EXPECT_TRUE(starts_with(infinite, "clock_mhz:")) << infinite;
 }
 
 // ---- occupancy ----------------------------------------------------------------------------------
@@ -427,6 +455,11 @@ TEST(OccupancySweep, CustomStepAndSharedMemoryRange) {
                     occupancy_sweep(sm_90, {128, 32, 0}, SweepVariable::threads_per_block, {}, -1);
                   }),
                   "step:"));
+  // A step past the whole range gives the first point; value + step used to overflow.
+  const auto one = occupancy_sweep(sm_90, {128, 32, 0}, SweepVariable::threads_per_block, {},
+                                   std::numeric_limits<std::int64_t>::max());
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one.front().block.threads_per_block, 32);
 }
 
 // The CUDA toolkit's own calculator (cuda_occupancy.h, host-only) over a grid of configurations:

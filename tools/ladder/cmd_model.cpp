@@ -10,23 +10,30 @@
 //   ladder model divergence  [--n N --block B] [--width W --tile T] [--json]
 //   ladder model tiling      [--tiles LIST] [--masks LIST] [--width W [--height H]] [--json]
 //
+// --gpu KEY is a GPU of the table, an architecture (occupancy), or `current`: the GPU this machine
+// has, like --device.
+//
 // Each prints a readable table, or JSON with --json. Bad arguments are usage errors (exit 2)
-// naming the option; --device without a GPU is exit 3. Only --device touches CUDA, through
+// naming the option as typed, caught before any model runs where the value alone is wrong;
+// --device (or --gpu current) without a GPU is exit 3. Only those touch CUDA, through
 // ladder/device.hpp; everything else is host arithmetic.
 #include "commands.hpp"
 #include "text_table.hpp"
 
 #include "ladder/device.hpp"
 #include "ladder/models.hpp"
+#include "models/arguments.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -34,6 +41,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -99,7 +108,59 @@ void run_reporting_errors(Context& ctx, const std::string& command,
   throw std::invalid_argument(option + ": " + why);
 }
 
+// ---- integer options ----------------------------------------------------------------------------
+
+// A whole decimal integer ("12", "-3") and nothing else. CLI11 alone reads "010" as octal 8 and
+// "0x10" as 16, and its versions differ on "1.5" and "1e3".
+std::optional<std::int64_t> parse_integer(std::string_view text) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc{} || stop != end || text.empty()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+template <class T> struct ElementOf { using type = T; };
+template <class T> struct ElementOf<std::vector<T>> { using type = T; };
+
+// Every integer option is added through this, so that a value that is not an integer, or is
+// outside [min, max], stops the command before any model runs, with a message naming the option
+// and the value as typed (CLI11 reports "--option: why"; `ladder` exits 2). List options check
+// each element. `max_reason` says where the maximum comes from. The value reaches CLI11's own
+// conversion rewritten in plain decimal.
+template <class Target, class Value = typename ElementOf<Target>::type>
+CLI::Option* add_integer(CLI::App& command, const std::string& name, Target& target,
+                         const std::string& description, std::type_identity_t<Value> min,
+                         std::type_identity_t<Value> max = std::numeric_limits<Value>::max(),
+                         const std::string& max_reason = {}) {
+  static_assert(std::is_integral_v<Value>);
+  std::string expected;
+  if (max == std::numeric_limits<Value>::max() && (min == 0 || min == 1)) {
+    expected = min == 0 ? "a non-negative integer" : "a positive integer";
+  } else {
+    expected = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  }
+  const auto check = [=](std::string& text) -> std::string {
+    const auto value = parse_integer(text);
+    if (!value) {
+      return "expected " + expected + ", got '" + text + "'";
+    }
+    if (*value < min || *value > max) {
+      const bool explain = *value > max && !max_reason.empty();
+      return "must be " + expected + ", got " + text + (explain ? " (" + max_reason + ")" : "");
+    }
+    text = std::to_string(*value);
+    return {};
+  };
+  return command.add_option(name, target, description)->transform(CLI::Validator(check, ""));
+}
+
 // ---- GPUs ---------------------------------------------------------------------------------------
+
+// The --gpu value that means the GPU this machine has (what --device means).
+constexpr std::string_view current_gpu_key = "current";
 
 // A --gpu value: a GPU of the table ("g80") or an architecture ("sm_90").
 struct ChosenGpu {
@@ -138,15 +199,18 @@ ChosenGpu gpu_from_key(const std::string& key) {
   for (const auto& arch : models::architectures()) {
     known += ", " + std::string(arch.name);
   }
-  usage_error("--gpu", "unknown GPU '" + key + "' (known: " + known + ")");
+  usage_error("--gpu", "unknown GPU '" + key + "' (known: " + known + ", " +
+                           std::string(current_gpu_key) + ")");
 }
+
+bool is_current_gpu(const std::string& key) { return same_name(key, current_gpu_key); }
 
 // The current CUDA device, or exit 3 with a clear message when there is none.
 std::optional<ChosenGpu> current_gpu(Context& ctx, const std::string& command) {
   if (ladder::device_count() == 0) {
     ctx.err << "ladder model " << command
-            << ": no CUDA device found; --device models the current GPU and needs one (--gpu KEY "
-               "models a GPU of the table without one)\n";
+            << ": no CUDA device found; --gpu current (or --device) models the GPU of this "
+               "machine and needs one (--gpu KEY models a GPU of the table without one)\n";
     ctx.exit_code = exit_no_device;
     return std::nullopt;
   }
@@ -207,22 +271,24 @@ void add_bandwidth(CLI::App& model, Context& ctx) {
   auto options = std::make_shared<BandwidthOptions>();
   auto* command = model.add_subcommand(
       "bandwidth", "Theoretical DRAM bandwidth: clock x transfers per clock x bus width / 8");
-  auto* gpu_option =
-      command->add_option("--gpu", options->gpu, "a GPU of the table (default: all)");
+  auto* gpu_option = command->add_option(
+      "--gpu", options->gpu, "a GPU of the table, or current: this machine's (default: all)");
   auto* device_option = command->add_flag("--device", options->device, "the current CUDA device");
   auto* clock_option =
       command->add_option("--clock-mhz", options->clock_mhz, "memory clock in MHz");
   auto* bus_option =
-      command->add_option("--bus-bits", options->bus_bits, "memory bus width in bits");
-  command->add_option("--transfers-per-clock", options->transfers_per_clock,
-                      "2 for double data rate (default), 1 when the clock is the effective rate");
+      add_integer(*command, "--bus-bits", options->bus_bits, "memory bus width in bits", 1);
+  auto* transfers_option =
+      add_integer(*command, "--transfers-per-clock", options->transfers_per_clock,
+                  "2 for double data rate (default), 1 when the clock is the effective rate", 1);
   command->add_flag("--json", options->json, "print JSON");
   gpu_option->excludes(device_option);
   clock_option->excludes(gpu_option)->excludes(device_option);
   clock_option->needs(bus_option);
   bus_option->needs(clock_option);
+  transfers_option->needs(clock_option);
 
-  command->callback([options, &ctx] {
+  command->callback([options, clock_option, &ctx] {
     run_reporting_errors(
         ctx, "bandwidth",
         {{"gpu", "--gpu"},
@@ -236,7 +302,7 @@ void add_bandwidth(CLI::App& model, Context& ctx) {
             models::MemoryInterface memory;
           };
           std::vector<Row> rows;
-          if (options->device) {
+          if (options->device || is_current_gpu(options->gpu)) {
             const auto chosen = current_gpu(ctx, "bandwidth");
             if (!chosen) {
               return;
@@ -245,7 +311,7 @@ void add_bandwidth(CLI::App& model, Context& ctx) {
           } else if (!options->gpu.empty()) {
             const auto& gpu = models::find_gpu(options->gpu);
             rows.push_back({std::string(gpu.key), std::string(gpu.name), gpu.memory});
-          } else if (options->clock_mhz != 0 || options->bus_bits != 0) {
+          } else if (clock_option->count() > 0) {
             rows.push_back({"custom",
                             "",
                             {options->clock_mhz, options->bus_bits, options->transfers_per_clock}});
@@ -420,22 +486,25 @@ void add_occupancy(CLI::App& model, Context& ctx) {
   auto* command = model.add_subcommand(
       "occupancy", "The CUDA occupancy calculator: resident blocks, warps and occupancy per SM");
   auto* gpu_option = command->add_option(
-      "--gpu", options->gpu, "a GPU (g80, gtx280, h100, ...) or architecture (sm_90, ...)");
+      "--gpu", options->gpu,
+      "a GPU (g80, gtx280, h100, h200, ...), an architecture (sm_90, ...) or current");
   auto* device_option = command->add_flag("--device", options->device, "the current CUDA device");
-  command->add_option("--threads", options->threads, "threads per block")->required();
-  command->add_option("--registers", options->registers, "registers per thread")->required();
-  command->add_option("--smem", options->shared_memory,
-                      "shared memory per block in bytes, static + dynamic (default 0)");
+  // The upper limits depend on the GPU: the model checks them and names the limit.
+  add_integer(*command, "--threads", options->threads, "threads per block", 1)->required();
+  add_integer(*command, "--registers", options->registers, "registers per thread", 0)->required();
+  add_integer(*command, "--smem", options->shared_memory,
+              "shared memory per block in bytes, static + dynamic (default 0)", 0);
   auto* carveout_option =
-      command->add_option("--carveout", options->carveout,
-                          "preferred shared-memory carveout in percent (sm_70+; default: maximum)");
-  command
-      ->add_option("--sweep", options->sweep,
-                   "also vary one resource over its range, as the spreadsheet's graphs")
-      ->check(CLI::IsMember({"threads", "registers", "smem", "all"}));
-  command->add_option("--step", options->step,
-                      "sweep step (default: warp, 1 register, "
-                      "the shared-memory allocation unit)");
+      add_integer(*command, "--carveout", options->carveout,
+                  "preferred shared-memory carveout in percent (sm_70+; default: maximum)", 0, 100);
+  auto* sweep_option =
+      command
+          ->add_option("--sweep", options->sweep,
+                       "also vary one resource over its range, as the spreadsheet's graphs")
+          ->check(CLI::IsMember({"threads", "registers", "smem", "all"}));
+  add_integer(*command, "--step", options->step,
+              "sweep step (default: warp, 1 register, the shared-memory allocation unit)", 1)
+      ->needs(sweep_option);
   command->add_flag("--json", options->json, "print JSON");
   gpu_option->excludes(device_option);
 
@@ -449,7 +518,7 @@ void add_occupancy(CLI::App& model, Context& ctx) {
          {"step", "--step"}},
         [&] {
           std::optional<ChosenGpu> chosen;
-          if (options->device) {
+          if (options->device || is_current_gpu(options->gpu)) {
             chosen = current_gpu(ctx, "occupancy");
             if (!chosen) {
               return;
@@ -457,8 +526,8 @@ void add_occupancy(CLI::App& model, Context& ctx) {
           } else if (!options->gpu.empty()) {
             chosen = gpu_from_key(options->gpu);
           } else {
-            usage_error("--gpu", "name a GPU or architecture (--gpu g80, --gpu sm_90) or pass "
-                                 "--device");
+            usage_error("--gpu", "name a GPU or architecture (--gpu g80, --gpu sm_90) or use "
+                                 "this machine's (--gpu current)");
           }
           const models::BlockResources block{options->threads, options->registers,
                                              options->shared_memory};
@@ -514,8 +583,15 @@ void add_occupancy(CLI::App& model, Context& ctx) {
 
 // ---- banks --------------------------------------------------------------------------------------
 
+// Threads of one request in the banks and coalescing models: a request is at most a warp on
+// real hardware and shared memory belongs to one block, so more than a block's threads models
+// nothing; the bound also keeps the simulation small (10^8 threads would take about a minute
+// and gigabytes).
+constexpr int max_request_threads = 1024;
+const std::string max_threads_reason = "the most threads of one block";
+
 struct BanksOptions {
-  std::int64_t stride = -1;
+  std::int64_t stride = 1;
   std::int64_t offset = 0;
   std::string tile;
   int padding = 0;
@@ -523,7 +599,7 @@ struct BanksOptions {
   int row = 0;
   int col = 0;
   std::vector<std::int64_t> words;
-  int permutation_seed = -1;
+  int permutation_seed = 0;
   int banks = 32;
   int threads = 0;
   bool json = false;
@@ -531,51 +607,55 @@ struct BanksOptions {
 
 std::pair<int, int> parse_tile(const std::string& text) {
   const auto separator = text.find_first_of("xX");
-  try {
-    if (separator != std::string::npos) {
-      std::size_t used_rows = 0;
-      std::size_t used_cols = 0;
-      const int rows = std::stoi(text.substr(0, separator), &used_rows);
-      const int cols = std::stoi(text.substr(separator + 1), &used_cols);
-      if (used_rows == separator && used_cols == text.size() - separator - 1) {
-        return {rows, cols};
-      }
+  if (separator != std::string::npos) {
+    const auto rows = parse_integer(std::string_view(text).substr(0, separator));
+    const auto cols = parse_integer(std::string_view(text).substr(separator + 1));
+    constexpr std::int64_t max = std::numeric_limits<int>::max();
+    if (rows && cols && *rows >= 1 && *cols >= 1 && *rows <= max && *cols <= max) {
+      return {static_cast<int>(*rows), static_cast<int>(*cols)};
     }
-  } catch (const std::logic_error&) {
   }
-  usage_error("--tile", "expected ROWSxCOLS (e.g. 32x32), got '" + text + "'");
+  usage_error("--tile", "expected ROWSxCOLS of positive integers (e.g. 32x32), got '" + text + "'");
 }
 
 void add_banks(CLI::App& model, Context& ctx) {
   auto options = std::make_shared<BanksOptions>();
   auto* command = model.add_subcommand(
       "banks", "Shared-memory bank conflicts of one access (4-byte words, broadcast counts once)");
-  auto* stride_option =
-      command->add_option("--stride", options->stride, "thread t reads word offset + t * stride");
-  command->add_option("--offset", options->offset, "first word of --stride (default 0)");
+  auto* stride_option = add_integer(*command, "--stride", options->stride,
+                                    "thread t reads word offset + t * stride (default 1)", 0);
+  auto* offset_option = add_integer(*command, "--offset", options->offset,
+                                    "first word of --stride or --permutation (default 0)", 0);
   auto* tile_option =
       command->add_option("--tile", options->tile, "a ROWSxCOLS tile of 4-byte words");
-  command->add_option("--padding", options->padding, "extra words per tile row (default 0)");
+  // The walk's options describe the tile: alone they would be silently ignored.
+  add_integer(*command, "--padding", options->padding, "extra words per tile row (default 0)", 0)
+      ->needs(tile_option);
   command->add_option("--walk", options->walk, "row or column walk of the tile (default column)")
-      ->check(CLI::IsMember({"row", "column"}));
-  command->add_option("--row", options->row, "tile row where the walk starts (default 0)");
-  command->add_option("--col", options->col, "tile column where the walk starts (default 0)");
+      ->check(CLI::IsMember({"row", "column"}))
+      ->needs(tile_option);
+  add_integer(*command, "--row", options->row, "tile row where the walk starts (default 0)", 0)
+      ->needs(tile_option);
+  add_integer(*command, "--col", options->col, "tile column where the walk starts (default 0)", 0)
+      ->needs(tile_option);
   auto* words_option =
-      command->add_option("--words", options->words, "explicit word addresses, one per thread")
+      add_integer(*command, "--words", options->words, "explicit word addresses, one per thread", 0)
           ->delimiter(',');
   auto* permutation_option =
-      command->add_option("--permutation", options->permutation_seed,
-                          "a random 1:1 permutation of the request's words (the value seeds it)");
-  command->add_option("--banks", options->banks, "16 (1.x) or 32 banks (default 32)")
+      add_integer(*command, "--permutation", options->permutation_seed,
+                  "a random 1:1 permutation of the request's words (the value seeds it)", 0);
+  add_integer(*command, "--banks", options->banks, "16 (1.x) or 32 banks (default 32)", 16, 32)
       ->check(CLI::IsMember({16, 32}));
-  command->add_option("--threads", options->threads,
-                      "threads per request (default: 16 with 16 banks, 32 with 32)");
+  add_integer(*command, "--threads", options->threads,
+              "threads per request (default: 16 with 16 banks, 32 with 32)", 1, max_request_threads,
+              max_threads_reason);
   command->add_flag("--json", options->json, "print JSON");
   stride_option->excludes(tile_option)->excludes(words_option)->excludes(permutation_option);
   tile_option->excludes(words_option)->excludes(permutation_option);
   words_option->excludes(permutation_option);
+  offset_option->excludes(tile_option)->excludes(words_option);
 
-  command->callback([options, &ctx] {
+  command->callback([options, permutation_option, &ctx] {
     run_reporting_errors(
         ctx, "banks",
         {{"threads", "--threads"},
@@ -590,9 +670,6 @@ void add_banks(CLI::App& model, Context& ctx) {
         [&] {
           const int threads =
               options->threads != 0 ? options->threads : (options->banks == 16 ? 16 : 32);
-          if (threads < 1) {
-            usage_error("--threads", "must be positive, got " + std::to_string(threads));
-          }
           std::vector<std::int64_t> addresses;
           std::string pattern;
           if (!options->tile.empty()) {
@@ -607,22 +684,21 @@ void add_banks(CLI::App& model, Context& ctx) {
                                         options->col};
             addresses = models::tile_words(walk, threads);
             pattern = std::to_string(rows) + "x" + std::to_string(cols) + " tile (row pitch " +
-                      std::to_string(cols + options->padding) + " words), " + options->walk +
-                      " walk from (" + std::to_string(options->row) + ", " +
+                      std::to_string(std::int64_t{cols} + options->padding) + " words), " +
+                      options->walk + " walk from (" + std::to_string(options->row) + ", " +
                       std::to_string(options->col) + ")";
           } else if (!options->words.empty()) {
             addresses = options->words;
             pattern = "explicit word addresses";
-          } else if (options->permutation_seed >= 0) {
+          } else if (permutation_option->count() > 0) {
             addresses = models::strided_words(threads, 1, options->offset);
             std::mt19937 generator(static_cast<unsigned>(options->permutation_seed));
             std::shuffle(addresses.begin(), addresses.end(), generator);
             pattern =
                 "random 1:1 permutation (seed " + std::to_string(options->permutation_seed) + ")";
           } else {
-            const std::int64_t stride = options->stride >= 0 ? options->stride : 1;
-            addresses = models::strided_words(threads, stride, options->offset);
-            pattern = "linear addressing, stride " + std::to_string(stride);
+            addresses = models::strided_words(threads, options->stride, options->offset);
+            pattern = "linear addressing, stride " + std::to_string(options->stride);
           }
           const auto result = models::bank_conflicts(addresses, options->banks, threads);
 
@@ -680,6 +756,32 @@ struct CoalescingOptions {
   bool json = false;
 };
 
+constexpr std::string_view naive_transpose_pattern = "transpose-naive-write";
+
+// Thread t accesses element offset / element_bytes + t * step. An address past the model's range
+// is reported against the option the user typed (`option`, whose value is `step`), not against
+// the derived byte stride or the address list the model would see.
+std::vector<models::ThreadAddress> strided_elements(int threads, std::int64_t offset,
+                                                    std::int64_t step, int element_bytes,
+                                                    const std::string& option) {
+  namespace detail = models::detail;
+  bool fits = true;
+  std::int64_t stride_bytes = 0;
+  std::int64_t last = 0;
+  try {
+    stride_bytes = detail::checked_mul(option, step, element_bytes);
+    last =
+        detail::checked_add(option, offset, detail::checked_mul(option, threads - 1, stride_bytes));
+  } catch (const std::invalid_argument&) {
+    fits = false;
+  }
+  if (!fits || last > models::max_byte_address) {
+    usage_error(option, std::to_string(step) + " puts thread " + std::to_string(threads - 1) +
+                            " past byte 2^62 - 1, the largest address modelled");
+  }
+  return models::strided_addresses(threads, offset, stride_bytes);
+}
+
 // The seeds' pictures (002 "Coalescing" and "Coalescing in Transpose", 000 "Coalesced Transpose
 // (5/11)") as named address patterns, in elements of element_bytes.
 std::vector<models::ThreadAddress> pattern_addresses(const std::string& name, int threads,
@@ -706,10 +808,10 @@ std::vector<models::ThreadAddress> pattern_addresses(const std::string& name, in
     description = "in order, starting 4 elements before a 128-byte boundary";
     return models::strided_addresses(threads, 128 - 4 * size > 0 ? 128 - 4 * size : 128, size);
   }
-  if (name == "transpose-naive-write") {
+  if (name == naive_transpose_pattern) {
     description = "naive transpose write: thread tx writes odata[y + height * tx], height " +
                   std::to_string(matrix_height);
-    return models::strided_addresses(threads, 0, matrix_height * size);
+    return strided_elements(threads, 0, matrix_height, element_bytes, "--matrix-height");
   }
   if (name == "transpose-coalesced-write") {
     description = "coalesced transpose write: thread tx writes odata[x0 + tx + height * y]";
@@ -739,9 +841,13 @@ void add_coalescing(CLI::App& model, Context& ctx) {
       "coalescing",
       "Global-memory transactions of one access under the 1.0/1.1, 1.2/1.3 and 32-byte-sector "
       "rules");
-  auto* stride_option = command->add_option("--stride", options->stride,
-                                            "thread t accesses element t * stride (default 1)");
-  command->add_option("--offset", options->offset, "byte address of thread 0 (default 0)");
+  auto* stride_option = add_integer(*command, "--stride", options->stride,
+                                    "thread t accesses element t * stride (default 1; 0: all "
+                                    "threads read one element, a broadcast)",
+                                    0);
+  auto* offset_option = add_integer(
+      *command, "--offset", options->offset, "byte address of thread 0 for --stride (default 0)", 0,
+      models::max_byte_address, "the largest address modelled, 2^62 - 1");
   auto* addresses_option =
       command
           ->add_option("--addresses", options->addresses,
@@ -751,24 +857,30 @@ void add_coalescing(CLI::App& model, Context& ctx) {
       command->add_option("--pattern", options->pattern,
                           "in-order, out-of-sequence, misaligned, crossing, transpose-naive-write, "
                           "transpose-coalesced-write");
-  command->add_option("--matrix-height", options->matrix_height,
-                      "rows of the transposed matrix for transpose-naive-write (default 2048)");
-  command->add_option("--element-size", options->element_bytes,
-                      "bytes per element: 1, 2, 4, 8 or 16 (default 4)");
-  command->add_option("--threads", options->threads,
-                      "threads issuing the access (default 16, a half-warp, for the named 1.x "
-                      "patterns; 32 otherwise)");
+  auto* height_option =
+      add_integer(*command, "--matrix-height", options->matrix_height,
+                  "rows of the transposed matrix for transpose-naive-write (default 2048)", 1);
+  add_integer(*command, "--element-size", options->element_bytes,
+              "bytes per element: 1, 2, 4, 8 or 16 (default 4)", 1, 16)
+      ->check(CLI::IsMember({1, 2, 4, 8, 16}));
+  auto* threads_option = add_integer(*command, "--threads", options->threads,
+                                     "threads issuing the access (default 16, a half-warp, for the "
+                                     "named 1.x patterns; 32 otherwise)",
+                                     1, max_request_threads, max_threads_reason);
   command->add_flag("--json", options->json, "print JSON");
+  // Options that the chosen addresses do not use are errors, not silently ignored.
   stride_option->excludes(addresses_option)->excludes(pattern_option);
   addresses_option->excludes(pattern_option);
+  offset_option->excludes(addresses_option)->excludes(pattern_option);
+  threads_option->excludes(addresses_option);
+  height_option->needs(pattern_option);
 
-  command->callback([options, &ctx] {
+  command->callback([options, height_option, &ctx] {
     run_reporting_errors(
         ctx, "coalescing",
         {{"element_bytes", "--element-size"},
          {"threads", "--threads"},
          {"base", "--offset"},
-         {"stride_bytes", "--stride"},
          {"addresses", "--addresses"}},
         [&] {
           std::vector<models::ThreadAddress> thread_addresses;
@@ -779,19 +891,23 @@ void add_coalescing(CLI::App& model, Context& ctx) {
                 thread_addresses.emplace_back(std::nullopt);
                 continue;
               }
-              try {
-                std::size_t used = 0;
-                const long long value = std::stoll(text, &used);
-                if (used != text.size()) {
-                  throw std::invalid_argument(text);
-                }
-                thread_addresses.emplace_back(value);
-              } catch (const std::logic_error&) {
+              const auto value = parse_integer(text);
+              if (!value) {
                 usage_error("--addresses", "'" + text + "' is not a byte address or '-'");
               }
+              thread_addresses.emplace_back(*value);
             }
             description = "explicit byte addresses";
           } else {
+            if (height_option->count() > 0 && options->pattern != naive_transpose_pattern) {
+              usage_error("--matrix-height",
+                          "only --pattern " + std::string(naive_transpose_pattern) + " uses it");
+            }
+            if (options->offset % options->element_bytes != 0) {
+              usage_error("--offset", std::to_string(options->offset) +
+                                          " is not a multiple of --element-size " +
+                                          std::to_string(options->element_bytes));
+            }
             const bool seed_pattern =
                 !options->pattern.empty() && options->pattern.rfind("transpose", 0) != 0;
             const int threads = options->threads != 0 ? options->threads : (seed_pattern ? 16 : 32);
@@ -800,8 +916,8 @@ void add_coalescing(CLI::App& model, Context& ctx) {
                   pattern_addresses(options->pattern, threads, options->element_bytes,
                                     options->matrix_height, description);
             } else {
-              thread_addresses = models::strided_addresses(
-                  threads, options->offset, options->stride * options->element_bytes);
+              thread_addresses = strided_elements(threads, options->offset, options->stride,
+                                                  options->element_bytes, "--stride");
               description = "thread t accesses byte " + std::to_string(options->offset) +
                             " + t * " + std::to_string(options->stride * options->element_bytes);
             }
@@ -809,7 +925,8 @@ void add_coalescing(CLI::App& model, Context& ctx) {
 
           json results = json::array();
           TextTable table({"rules", "threads/request", "transactions", "sizes", "bytes moved",
-                           "bytes used", "efficiency"});
+                           "bytes requested", "bytes used", "efficiency"});
+          bool broadcast = false;
           for (const auto rules : {models::CoalescingRules::cc_1_0, models::CoalescingRules::cc_1_2,
                                    models::CoalescingRules::sectors}) {
             const auto result = models::coalescing(thread_addresses, options->element_bytes, rules);
@@ -822,13 +939,16 @@ void add_coalescing(CLI::App& model, Context& ctx) {
                                {"threads_per_request", result.threads_per_request},
                                {"transactions", transactions},
                                {"bytes_requested", result.bytes_requested},
+                               {"bytes_used", result.bytes_used},
                                {"bytes_transferred", result.bytes_transferred},
+                               {"broadcast", result.broadcast},
                                {"efficiency", result.efficiency}});
-            table.add({std::string(models::to_string(rules)),
-                       std::to_string(result.threads_per_request),
-                       std::to_string(result.transactions.size()), transaction_sizes(result),
-                       std::to_string(result.bytes_transferred),
-                       std::to_string(result.bytes_requested), percent(result.efficiency)});
+            table.add(
+                {std::string(models::to_string(rules)), std::to_string(result.threads_per_request),
+                 std::to_string(result.transactions.size()), transaction_sizes(result),
+                 std::to_string(result.bytes_transferred), std::to_string(result.bytes_requested),
+                 std::to_string(result.bytes_used), percent(result.efficiency)});
+            broadcast = result.broadcast;
           }
           json address_list = json::array();
           for (const auto& address : thread_addresses) {
@@ -847,6 +967,12 @@ void add_coalescing(CLI::App& model, Context& ctx) {
           ctx.out << thread_addresses.size() << " threads, " << options->element_bytes
                   << "-byte elements: " << description << "\n\n";
           table.print(ctx.out);
+          if (broadcast) {
+            ctx.out << "\nBroadcast: every active thread reads the same " << options->element_bytes
+                    << "-byte element: under the 1.2/1.3 and sector rules one transaction serves "
+                       "each request (1.0/1.1 issue one per thread); efficiency counts the element "
+                       "once.\n";
+          }
         });
   });
 }
@@ -875,12 +1001,17 @@ void add_divergence(CLI::App& model, Context& ctx) {
   auto* command = model.add_subcommand(
       "divergence", "Warps (or warp-phases) whose threads take both sides of a boundary check; "
                     "without options, the seed's two analyses");
-  auto* n_option = command->add_option("--n", options->n, "1D: elements checked by if (i < n)");
-  command->add_option("--block", options->block, "1D: threads per block (default 256)");
+  auto* n_option =
+      add_integer(*command, "--n", options->n, "1D: elements checked by if (i < n)", 0);
+  // --block and --tile only shape their own analysis: alone they would be silently ignored.
+  add_integer(*command, "--block", options->block, "1D: threads per block (default 256)", 1)
+      ->needs(n_option);
   auto* width_option =
-      command->add_option("--width", options->width, "tiled matmul: matrix width (square)");
-  command->add_option("--tile", options->tile, "tiled matmul: tile width (default 16)");
-  command->add_option("--warp", options->warp, "threads per warp (default 32)");
+      add_integer(*command, "--width", options->width, "tiled matmul: matrix width (square)", 1);
+  add_integer(*command, "--tile", options->tile, "tiled matmul: tile width (default 16)", 1, 1024,
+              "the model's largest tile")
+      ->needs(width_option);
+  add_integer(*command, "--warp", options->warp, "threads per warp (default 32)", 1);
   command->add_flag("--json", options->json, "print JSON");
 
   command->callback([options, n_option, width_option, &ctx] {
@@ -980,16 +1111,17 @@ void add_tiling(CLI::App& model, Context& ctx) {
   auto options = std::make_shared<TilingOptions>();
   auto* command = model.add_subcommand(
       "tiling", "Global-memory bandwidth reduction of tiled 1D and 2D convolution");
-  command
-      ->add_option("--tiles", options->tiles,
-                   "output tile widths (default: the seed's, 16..256 in 1D, 8..64 in 2D)")
+  add_integer(*command, "--tiles", options->tiles,
+              "output tile widths (default: the seed's, 16..256 in 1D, 8..64 in 2D)", 1)
       ->delimiter(',');
-  command->add_option("--masks", options->masks, "mask widths (default 5,9)")->delimiter(',');
+  add_integer(*command, "--masks", options->masks, "mask widths (default 5,9)", 1)->delimiter(',');
   command->add_option("--dims", options->dims, "1, 2 or both (default)")
       ->check(CLI::IsMember({"1", "2", "both"}));
-  command->add_option("--width", options->width,
-                      "also count exactly for an array this wide (ghost cells not loaded)");
-  command->add_option("--height", options->height, "2D: rows of that array (default: --width)");
+  auto* width_option =
+      add_integer(*command, "--width", options->width,
+                  "also count exactly for an array this wide (ghost cells not loaded)", 1);
+  add_integer(*command, "--height", options->height, "2D: rows of that array (default: --width)", 1)
+      ->needs(width_option);
   command->add_flag("--json", options->json, "print JSON");
 
   command->callback([options, &ctx] {
@@ -998,7 +1130,8 @@ void add_tiling(CLI::App& model, Context& ctx) {
         {{"output_tile", "--tiles"},
          {"mask_width", "--masks"},
          {"width", "--width"},
-         {"height", "--height"}},
+         {"height", "--height"},
+         {"width and height", "--width and --height"}},
         [&] {
           json document{{"model", "tiling"}};
           for (const int dims : {1, 2}) {
