@@ -201,11 +201,24 @@ SummaryLine summarize(const std::string& study, const StudyResults& results) {
         library = i;
       if (r.role == Role::reference && r.vendor && !vendor)
         vendor = i;
-      if (r.role != Role::reference && metrics[i].percent_of_peak &&
-          (!line.best_percent_of_peak || *metrics[i].percent_of_peak > *line.best_percent_of_peak)) {
-        line.best_percent_of_peak = metrics[i].percent_of_peak;
-        line.best_rung = r.name;
+    }
+    // The best rung built past the course (beyond, variant or library): the course's own rows
+    // include bounds such as the transpose's plain copy. Only where no such row was timed, the
+    // best of the course's rows.
+    for (const bool past_the_course : {true, false}) {
+      for (std::size_t i = 0; i < headline->rows.size(); ++i) {
+        const Row& r = headline->rows[i];
+        const bool eligible = past_the_course ? (r.role == Role::beyond || r.role == Role::variant ||
+                                                 r.role == Role::library)
+                                              : r.role == Role::seed;
+        if (eligible && metrics[i].percent_of_peak &&
+            (!line.best_percent_of_peak || *metrics[i].percent_of_peak > *line.best_percent_of_peak)) {
+          line.best_percent_of_peak = metrics[i].percent_of_peak;
+          line.best_rung = r.name;
+        }
       }
+      if (line.best_percent_of_peak)
+        break;
     }
     if (library)
       line.library = headline->rows[*library].name;
@@ -217,7 +230,7 @@ SummaryLine summarize(const std::string& study, const StudyResults& results) {
   for (const Sweep& s : results.sweeps)
     for (const SweepPoint& p : s.points)
       for (const SweepRatio& ratio : s.ratios)
-        if (auto x = sweep_ratio(p, ratio)) {
+        if (auto x = s.series[ratio.vendor].role == Role::reference ? sweep_ratio(p, ratio) : std::nullopt) {
           const std::string at = ratio.label + " at " + s.parameter + " = " + p.label;
           if (!line.sweep_min || *x < *line.sweep_min) {
             line.sweep_min = x;

@@ -155,11 +155,12 @@ struct SummaryLine {
   std::string study;
   std::string library, vendor;           // row names; empty when the table has none
   std::optional<double> library_vs_vendor; // vendor time / library time (> 1: ours is faster)
-  std::string best_rung;                  // the fastest correct non-reference row
+  std::string best_rung; // the fastest correct row built past the course (else of the course's)
   std::optional<double> best_percent_of_peak;
   Bound bound = Bound::dram_copy;
   std::string headline; // the table's title
-  // Over every sweep point and ratio of the study: the lowest and highest "x vendor".
+  // Over every sweep point and every ratio against a reference series: the lowest and highest
+  // "x vendor".
   std::optional<double> sweep_min, sweep_max;
   std::string sweep_min_at, sweep_max_at;
   int wrong = 0; // WRONG rows in any table of the study

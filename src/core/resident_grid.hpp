@@ -57,12 +57,13 @@ inline int multiprocessors(int device) {
 }
 
 // Blocks of `kernel` per SM with `threads` per block and `dynamic_shared` bytes (0 when it does not
-// fit at all), asked once per device through `cache`. Above 48 KiB of dynamic shared memory the
-// kernel is first allowed that much (the opt-in the launch needs anyway).
+// fit at all), asked once per device through `cache`. A kernel with dynamic shared memory is
+// first allowed that much: with its static shared memory the total can pass the 48 KiB default
+// even when the dynamic part alone does not (the opt-in the launch needs anyway).
 inline int resident_blocks_per_sm(PerDevice& cache, const void* kernel, int threads,
                                   std::size_t dynamic_shared, int device) {
   return cache.get(device, [&] {
-    if (dynamic_shared > 48 * 1024)
+    if (dynamic_shared > 0)
       LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(dynamic_shared)));
     int per_sm = 0;

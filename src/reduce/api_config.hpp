@@ -5,9 +5,9 @@
 //    partials. A 256-thread block where it suffices: it starts and folds faster than 1024 threads.
 //  - above, (resident blocks per SM from the occupancy API) x SMs blocks with the polled finish
 //    (rungs polled_finish below 2^22 elements, polled_finish_1024 from 2^22): 1024-thread blocks
-//    stream the large inputs best (H200 2^28 int32, one run: 1024 threads 0.2356 ms, 256 threads
-//    0.2374 ms, CUB 0.2399 ms), 4 times as many 256-thread blocks spread a small input over 4 times
-//    as many SMs.
+//    stream the large inputs best (H200 2^28 int32, bench/results/ladder-h200-2026-11-21-r5.md: polled_finish_1024
+//    0.2399 ms, polled_finish 0.2420 ms, CUB 0.2435 ms), 4 times as many 256-thread blocks spread a
+//    small input over 4 times as many SMs.
 #pragma once
 
 #include "reduce/kernels.cuh"

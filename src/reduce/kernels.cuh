@@ -337,10 +337,11 @@ __device__ __forceinline__ void finish_cluster(T block_total, T* out, Op op) {
 // Work split (the Split template argument; each thread issues Unroll independent 16-byte loads
 // before it uses any of them):
 //   grid_stride: thread t of T reads vectors t + k T; all blocks sweep one moving window of the
-//                input together. The library's split: fastest on the H200 (2^28 int32 0.2419 ms).
+//                input together. The library's split: fastest on the H200 (2^28 int32, single_pass
+//                0.2425 ms, bench/results/ladder-h200-2026-11-21-r5.md).
 //   even_share:  block b owns vectors [b * nvec / G, (b + 1) * nvec / G) and walks it in tiles of
-//                Threads * Unroll vectors (CUB's split): 0.2564 ms on the same run.
-//   tile_stride: block b reads whole tiles b + k G, each contiguous: 0.2430 ms.
+//                Threads * Unroll vectors (CUB's split): 0.2483 ms on the same run.
+//   tile_stride: block b reads whole tiles b + k G, each contiguous: 0.2451 ms.
 // Whatever the split, the round after the last full one is guarded, not a loop: its (up to Unroll)
 // loads are all in flight at once, where a loop of single loads would wait one memory latency
 // (about a microsecond) per vector. The scalar head and tail (at most one element of each per

@@ -1,5 +1,5 @@
 // CPU references for the reduction ladder and the library call, the error bound the checks
-// allow for floating sums, and the Brent's-theorem figures of seed 001. Host-only: the host tests
+// allow for floating sums, and the Brent's-theorem figures of the reduction slides (Hui Liu). Host-only: the host tests
 // check all of it without a GPU.
 #pragma once
 
@@ -32,7 +32,7 @@ template <class T> long double sum_tolerance(std::int64_t n, long double sum_abs
 // (each multiplication's rounding scales the whole product, so depth does not enter).
 template <class T> long double product_relative_tolerance(std::int64_t n);
 
-// Brent's theorem (seed 001): with work W operations and depth t steps, p processors need at most
+// Brent's theorem (the reduction slides, Hui Liu): with work W operations and depth t steps, p processors need at most
 // t_p <= t + (W - t) / p steps; cost = p x t_p. For a reduction of n elements W = n - 1 and
 // t = ceil(log2 n).
 struct BrentFigures {

@@ -1,6 +1,6 @@
-// The reduction ladder, in the order of the seeds' table (001_0e1c07471f54757a.txt and the
-// reduction part of 000_733e1357adff97a9.txt: Harris's seven kernels on a G80, 2^22 ints, block
-// size 128), then the rungs beyond the seeds, the library call and CUB.
+// The reduction ladder, in the order of the course's table (Harris's seven kernels on a G80, 2^22
+// ints, block size 128, as taught in "Optimizing CUDA code", Moreno Maza, UWO CS4402, and in the
+// reduction slides of Hui Liu), then the rungs beyond them, the library call and CUB.
 //
 // Seed rungs keep the seeds' shape: one block of 128 threads reduces 128 (rungs 1-3) or 256
 // (rungs 4-6) elements in shared memory and writes one partial; the same kernel is launched again
@@ -312,7 +312,7 @@ template <class T> SeedKernel<T> pick_cascade_shuffle() { return cascade_shuffle
 // 3.32x (fill every SM), loads_in_flight 1.03x, single_pass 1.01x (one launch; 1.30x at 2^22).
 // single_pass and the rungs after it are variations of it (docs/reduction.md).
 
-// The grid: seed 001's 256 blocks, or the resident blocks (occupancy API) x SMs; `balanced` then
+// The grid: the course's 256 blocks, or the resident blocks (occupancy API) x SMs; `balanced` then
 // drops blocks that do not cut the number of rounds (reduce_detail::balanced_grid).
 enum class Grid { seed_256, occupancy, balanced };
 

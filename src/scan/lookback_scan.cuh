@@ -9,10 +9,11 @@
 // from access j to j + 1. Only the warps' totals go through shared memory.
 //
 // Compared with the three-phase scan (rung 5), which reads the input twice and writes the output
-// twice (about 4n element moves), this moves n in and n out: the minimum. H200, 2^28 int32: 2651
-// GB/s with 16 per thread (62% of the copy), 3079 with 32 per thread and the speculative first
-// load (72%), 3177 with the tile staged in shared memory (75%); CUB 3142 (74%). What limits it,
-// and the reduce-ahead scan that gets past it (src/scan/reduce_ahead_scan.cuh): docs/scan.md.
+// twice (about 4n element moves), this moves n in and n out: the minimum. H200, 2^28 int32
+// (bench/results/ladder-h200-2026-11-21-r5.md): 2664 GB/s with 16 per thread (63% of the copy), 3089 with
+// 32 per thread and the speculative first load (73%), 3190 with the tile staged in shared memory
+// (75%); CUB 3144 (74%). What limits it, and the reduce-ahead scan that gets past it
+// (src/scan/reduce_ahead_scan.cuh): docs/scan.md.
 #pragma once
 
 #include "core/resident_grid.hpp"

@@ -268,8 +268,8 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
 inline constexpr int library_tag = 1;
 using LibraryAheadShape = AheadShape<512, 8, 3, 2, false, library_tag>;
 // Below this many elements the library takes the look-back kernel: one launch up to one tile
-// and less fixed cost (H200, int32: 2^20 0.0098 ms look-back, 0.0102 ms reduce-ahead; 2^24
-// 0.0549 ms, 0.0456 ms).
+// and less fixed cost (H200, int32, bench/results/ladder-h200-2026-11-21-r5.md: 2^20 0.0098 ms look-back, 0.0101
+// ms reduce-ahead; 2^24 0.0540 ms, 0.0455 ms).
 inline constexpr std::int64_t library_reduce_ahead_min = std::int64_t{1} << 22;
 // Up to this many elements an aligned library call is one launch of the single-tile kernel
 // (16384 4-byte or 8192 8-byte elements); misaligned calls, up to LibraryScalarShape's tile.

@@ -1,13 +1,13 @@
-// The scan ladder, in the order of the seed's slides (000_733e1357adff97a9.txt, "Parallel Scan",
-// GeForce 8800 GTX), then the rungs beyond the seed, then the reference rows. Every rung computes
-// the exclusive sum. Rung 1, the sequential CPU scan, lives in reference.cpp and is timed by the
-// study on the host.
+// The scan ladder, in the order of the course's slides ("Optimizing CUDA code", Moreno Maza, UWO
+// CS4402: "Parallel Scan", GeForce 8800 GTX), then the rungs beyond it, then the reference rows.
+// Every rung computes the exclusive sum. Rung 1, the sequential CPU scan, lives in reference.cpp
+// and is timed by the study on the host.
 //
-// Measured on an H200 (2026-11-21, bench/results/ladder-h200-2026-11-21-r4.md), int32 at 2^28
-// unless said: three_phase 846 GB/s (20% of the copy); lookback_v16 2609 (3.1x three_phase);
-// lookback_v16_x32_spec 3055 (0.99x CUB 3097); lookback_staged 3163 (1.02x); reduce_ahead_64k_s3_r2
-// 3927, the best rung (1.27x CUB, 93% of the copy 4231); the library on that shape 3929. One
-// block, n = 2048 (first run of the day): blelloch 7.3 us, blelloch_padded 6.0 us.
+// Measured on an H200 (2026-11-21, bench/results/ladder-h200-2026-11-21-r5.md), int32 at 2^28:
+// three_phase 859 GB/s (20% of the copy); lookback_v16 2664 (3.1x three_phase);
+// lookback_v16_x32_spec 3089 (0.98x CUB 3144); lookback_staged 3190 (1.01x CUB);
+// reduce_ahead_64k_s3_r2 3957, the best rung (1.26x CUB, 93% of the copy 4253); the library on
+// that shape 3957.
 #include "scan/lookback_scan.cuh"
 #include "scan/reduce_ahead_scan.cuh"
 #include "scan/variants.hpp"
@@ -196,7 +196,8 @@ template <class T> void launch_three_phase(const T* in, T* out, std::int64_t n, 
 }
 
 // --- rung 6: single pass with decoupled look-back (src/scan/lookback_scan.cuh) -------------------
-// Reads n and writes n (rung 5 moves ~4n). H200, 2^28 int32, against lookback_v16 (2650 GB/s):
+// Reads n and writes n (rung 5 moves ~4n). H200, 2^28 int32, against lookback_v16 (2651 GB/s,
+// bench/results/scan-h200-2026-11-21.md):
 // 1 element per thread 0.18x (65536 x 4 more tiles on the chain), 4-byte loads 0.97x, 32 per
 // thread 1.13x, 512 threads 1.04x, evict-first 1.03x, speculative first load 1.05x, 32 per thread
 // + speculative 1.16x, the same with the aggregate published first 1.16x and with a back-off in

@@ -324,8 +324,9 @@ void launch_tiled(const W* in, W* out, std::int64_t rows, std::int64_t cols, int
 
 // The shape the library uses per element size, chosen from the tiled rungs' measurements.
 // H200, 16384 x 16384 float (bench/results/transpose-sweep-*.txt): 64x64 tiles, 256 threads,
-// streaming hints reached 94.9% of cudaMemcpy (cuBLAS geam 93.6%); without the hints 84%;
-// 128 threads 94.6%; a persistent grid 91.8%; tile order made no measurable difference.
+// streaming hints reached 94.9% of cudaMemcpy (cuBLAS geam 93.4%) in the tile sweep
+// (bench/results/transpose-sweep-h200-2026-11-21.txt); without the hints 84%; 128 threads 94.6%;
+// a persistent grid 91.8%; tile order made no measurable difference.
 template <int Bytes> struct LibraryShape { using type = TileShape<64, 64, 256, 0, true>; };
 template <> struct LibraryShape<16> { using type = TileShape<32, 32, 256, 0, true>; };
 
