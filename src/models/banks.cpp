@@ -1,5 +1,5 @@
-// Shared-memory bank conflicts (seed 002, "Shared Memory Architecture" .. "Bank Conflicts in
-// Transpose"; seed 000, "Shared memory bank conflicts (1/6)" .. "(5/6)").
+// Shared-memory bank conflicts ("Optimizing CUDA" (NVIDIA), "Shared Memory Architecture" .. "Bank Conflicts in
+// Transpose"; "Optimizing CUDA code" (Moreno Maza), "Shared memory bank conflicts (1/6)" .. "(5/6)").
 //
 // Successive 4-byte words live in successive banks; a bank serves one word per pass. A request
 // (a half-warp on 1.x, a warp since 2.0) takes as many passes as the most distinct words any one

@@ -1,4 +1,4 @@
-// Global-memory coalescing (seed 002, "Coalescing" and "Coalescing in Transpose"; seed 000,
+// Global-memory coalescing ("Optimizing CUDA" (NVIDIA), "Coalescing" and "Coalescing in Transpose"; "Optimizing CUDA code" (Moreno Maza),
 // "Coalesced Transpose (1/11)" .. "(5/11)").
 //
 // 1.0/1.1, per half-warp: one transaction (64 B of 4-byte words, 128 B of 8-byte words, 2 x 128 B

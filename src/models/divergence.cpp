@@ -1,4 +1,4 @@
-// Control divergence of boundary checks (seed 003, "Analysis for vector size of 1,000 elements"
+// Control divergence of boundary checks (UCAS lecture 3, "Analysis for vector size of 1,000 elements"
 // and "Analysis of Control Divergence Impact" .. "Overall Impact of Control Divergence").
 //
 // A warp diverges on a branch when its threads do not all take the same side. Blocks are

@@ -1,4 +1,4 @@
-// The CUDA occupancy calculator (seed 002, "Occupancy Calculator").
+// The CUDA occupancy calculator ("Optimizing CUDA" (NVIDIA), "Occupancy Calculator").
 //
 // A block is resident on an SM only when the SM has room for all of its warps, registers and
 // shared memory at once, and the SM holds at most max_blocks_per_sm blocks. The number of resident

@@ -1,4 +1,4 @@
-// Bandwidth reduction of tiled convolution (seed 003, "A simple way to calculate tiling
+// Bandwidth reduction of tiled convolution (UCAS lecture 3, "A simple way to calculate tiling
 // benefit" .. "Bandwidth Reduction for 2D").
 //
 // A tile of O outputs with a mask of width M loads O + M - 1 inputs once into shared memory and

@@ -27,7 +27,7 @@ nlohmann::json parse_json(const Result& result) {
 }
 
 TEST(ModelCli, OccupancyOfTheSeedExample) {
-  // seeds/002, "Occupancy Calculator": G80, 192 threads, 20 registers, 68 bytes.
+  // "Optimizing CUDA" (NVIDIA), "Occupancy Calculator": G80, 192 threads, 20 registers, 68 bytes.
   const auto r = invoke({"model", "occupancy", "--gpu", "g80", "--threads", "192", "--registers",
                          "20", "--smem", "68"});
   ASSERT_EQ(r.code, exit_ok) << r.err;
@@ -120,12 +120,12 @@ TEST(ModelCli, CurrentDeviceNeedsOne) {
 }
 
 TEST(ModelCli, BandwidthOfTheSeedsGpus) {
-  // seeds/002, "Theoretical Bandwidth": GTX 280, 141.7 GB/s = 131.9 GiB/s (truncated there).
+  // "Optimizing CUDA" (NVIDIA), "Theoretical Bandwidth": GTX 280, 141.7 GB/s = 131.9 GiB/s (truncated there).
   const auto r = invoke({"model", "bandwidth", "--gpu", "gtx280"});
   ASSERT_EQ(r.code, exit_ok) << r.err;
   EXPECT_TRUE(contains(r.out, "141.70")) << r.out;
   EXPECT_TRUE(contains(r.out, "131.96")) << r.out;
-  // seeds/000, reduction: "384 x 1800 / 8 = 86.4GB/s", the clock being the effective rate.
+  // "Optimizing CUDA code" (Moreno Maza), reduction: "384 x 1800 / 8 = 86.4GB/s", the clock being the effective rate.
   const auto g80 = parse_json(invoke({"model", "bandwidth", "--clock-mhz", "1800", "--bus-bits",
                                       "384", "--transfers-per-clock", "1", "--json"}));
   EXPECT_NEAR(g80.at("results").at(0).at("gb_per_second").get<double>(), 86.4, 1e-9);
@@ -145,7 +145,7 @@ TEST(ModelCli, BandwidthUsageErrors) {
 }
 
 TEST(ModelCli, BanksOfTheTransposeTile) {
-  // seeds/002, "Bank Conflicts in Transpose": 16-way on 16 banks, conflict-free when padded.
+  // "Optimizing CUDA" (NVIDIA), "Bank Conflicts in Transpose": 16-way on 16 banks, conflict-free when padded.
   const auto conflicted = invoke({"model", "banks", "--banks", "16", "--tile", "32x32"});
   ASSERT_EQ(conflicted.code, exit_ok) << conflicted.err;
   EXPECT_TRUE(contains(conflicted.out, "16-way")) << conflicted.out;
@@ -167,7 +167,7 @@ TEST(ModelCli, BanksOfTheTransposeTile) {
 }
 
 TEST(ModelCli, CoalescingOfTheSeedsPatterns) {
-  // seeds/002, "Coalescing - Compute capability 1.2 and higher": "2 transactions - 64B and 32B".
+  // "Optimizing CUDA" (NVIDIA), "Coalescing - Compute capability 1.2 and higher": "2 transactions - 64B and 32B".
   const auto crossing =
       parse_json(invoke({"model", "coalescing", "--pattern", "crossing", "--json"}));
   ASSERT_EQ(crossing.at("results").size(), 3u);
@@ -176,7 +176,7 @@ TEST(ModelCli, CoalescingOfTheSeedsPatterns) {
   ASSERT_EQ(cc12.at("transactions").size(), 2u);
   EXPECT_EQ(cc12.at("transactions").at(0).at("bytes"), 32);
   EXPECT_EQ(cc12.at("transactions").at(1).at("bytes"), 64);
-  // seeds/002, "Coalescing in Transpose": the naive write needs a transaction per thread.
+  // "Optimizing CUDA" (NVIDIA), "Coalescing in Transpose": the naive write needs a transaction per thread.
   const auto naive = invoke({"model", "coalescing", "--pattern", "transpose-naive-write"});
   ASSERT_EQ(naive.code, exit_ok) << naive.err;
   EXPECT_TRUE(contains(naive.out, "32 x 32 B")) << naive.out;

@@ -1,5 +1,5 @@
 // Control divergence and tiling reuse (ladder/models.hpp), against the seed's analyses in
-// seeds/003_a6eb08d381b2eeb6.txt (UCAS lecture 3) and against brute-force simulations.
+// UCAS lecture 3 (UCAS lecture 3) and against brute-force simulations.
 #include "invalid_argument.hpp"
 #include "ladder/models.hpp"
 

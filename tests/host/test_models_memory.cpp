@@ -1,7 +1,7 @@
 // Shared-memory bank conflicts and global-memory coalescing (ladder/models.hpp).
 //
-// Seed figures: 002 = seeds/002_4fadac83e6783e26.txt ("Optimizing CUDA", NVIDIA), 000 =
-// seeds/000_733e1357adff97a9.txt (the transpose study); each test names the slide.
+// Course figures: "Optimizing CUDA" (NVIDIA) and "Optimizing CUDA code" (Moreno Maza, UWO
+// CS4402, the transpose study); each test names the slide.
 #include "invalid_argument.hpp"
 #include "ladder/models.hpp"
 

@@ -1,7 +1,7 @@
 // The GPU table, the bandwidth model and the occupancy calculator (ladder/models.hpp).
 //
-// Seed figures: 002 = seeds/002_4fadac83e6783e26.txt ("Optimizing CUDA", NVIDIA), 000 and 001 the
-// reduction slides; each test names the slide it reproduces.
+// Course figures: "Optimizing CUDA" (NVIDIA), and the reduction slides of "Optimizing CUDA code"
+// (Moreno Maza) and Hui Liu; each test names the slide it reproduces.
 #include "invalid_argument.hpp"
 #include "ladder/models.hpp"
 
