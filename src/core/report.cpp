@@ -174,7 +174,13 @@ std::string short_reference_name(const std::string& name) {
 
 std::string format_text(const Table& table) {
   const Layout l = layout(table);
-  std::string out = "== " + table.title + " ==" + (table.case_label.empty() ? "" : "  [" + table.case_label + "]") + "\n";
+  std::string out = "== " + table.title + " ==";
+  if (!table.case_label.empty()) {
+    const std::string label = "[" + table.case_label + "]";
+    out += out.size() + 2 + label.size() <= text_width ? "  " + label + "\n" : "\n" + wrap(label, "");
+  } else {
+    out += "\n";
+  }
   out += describe(table);
   std::ostringstream grid;
   {
@@ -210,7 +216,16 @@ std::string format_markdown(const Table& table) {
   std::string out = "### " + table.title + "\n\n";
   if (!table.case_label.empty())
     out += "*" + table.case_label + "*\n\n";
-  out += describe(table);
+  // One bullet per line of the header: Markdown would run them into one paragraph.
+  std::istringstream header(describe(table));
+  std::string bullets;
+  for (std::string part; std::getline(header, part);) {
+    const bool starts = part.rfind("work per run:", 0) == 0 || part.rfind("bound:", 0) == 0;
+    if (starts && !bullets.empty())
+      bullets += "\n";
+    bullets += (starts ? "- " : " ") + part;
+  }
+  out += bullets + "\n";
   for (std::size_t g = 0; g < table.groups.size(); ++g) {
     out += "\n";
     if (table.groups.size() > 1)

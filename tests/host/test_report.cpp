@@ -194,6 +194,8 @@ TEST(Measurement, RungLabelsNumberTheStoryAndLetterTheVariants) {
 TEST(Format, TextTableFitsInOneHundredTwentyColumnsAndSaysWhatRatiosMean) {
   Table t = bytes_table();
   t.rows[5].name = "tiled_64x64_v16_cs_persistent"; // the longest name in the registries
+  t.case_label = "the course's size; input fits in the L2: [1] reads one buffer (L2 speed), [2] rotates over "
+                 "13 buffers (DRAM)";
   const std::string text = format_text(t);
   for (const char* needle : {"time", "GB/s", "% peak", "step", "cumul", "x cudaMemcpy", "x cublas_geam", "naive",
                              "WRONG", "skipped", "needs multiples of 32", "2 x rows x cols x 4 B", "4.00x",
