@@ -5,6 +5,7 @@
 // Everything the user typed is checked before the device is touched: the studies, the sizes (by
 // the study's own parser), the integer options, and the output files (opened, not yet written).
 #include "commands.hpp"
+#include "options.hpp"
 #include "session.hpp"
 
 #include "core/peaks.hpp"
@@ -173,36 +174,15 @@ void execute(const RunArgs& args, Context& ctx) {
   }
 }
 
-// A whole number in [0, 1000000]; the message says which rule the text broke.
-CLI::Validator count_option() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        long long value = 0;
-        std::size_t used = 0;
-        try {
-          value = std::stoll(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != text.size() || text.empty())
-          return "'" + text + "' is not a whole number";
-        if (value < 0 || value > 1000000)
-          return "'" + text + "' is not between 0 and 1000000";
-        return "";
-      },
-      "0..1000000");
-}
-
 void add_common_options(CLI::App* cmd, RunArgs& args) {
   cmd->add_option("-s,--size", args.sizes,
                   "Problem size, study-specific (transpose ROWSxCOLS; reduce and scan N, 2^K or 4Mi); "
                   "one value per flag, or a comma list; needs exactly one study")
       ->allow_extra_args(false)
       ->delimiter(',');
-  cmd->add_option("-r,--reps", args.repetitions,
-                  "Timed repetitions per rung (default 0: as many as fit a 0.4 s budget, 20..200)")
-      ->check(count_option());
-  cmd->add_option("--warmups", args.warmups, "Untimed launches before timing (default 3)")->check(count_option());
+  add_integer(*cmd, "-r,--reps", args.repetitions,
+              "Timed repetitions per rung (default 0: as many as fit a 0.4 s budget, 20..200)", 0, 1000000);
+  add_integer(*cmd, "--warmups", args.warmups, "Untimed launches before timing (default 3)", 0, 1000000);
   cmd->add_flag("--small", args.small, "Small sizes only (smoke tests, sanitizers)");
   cmd->add_flag("--flush-l2", args.flush_l2, "Overwrite the L2 before every timed launch");
   cmd->add_flag("-q,--quiet", args.quiet, "No progress on stderr");
