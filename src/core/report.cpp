@@ -3,6 +3,8 @@
 #include "core/text_table.hpp"
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -139,6 +141,8 @@ std::string notes_text(const Table& table) {
 }
 
 std::string vs_reference_key(const Table& table, std::size_t r) { return table.rows[r].name; }
+
+std::string count_label_fallback(std::int64_t n) { return std::to_string(n); }
 
 } // namespace
 
@@ -525,6 +529,124 @@ std::string format_summary_markdown(const std::vector<SummaryLine>& lines) {
     out += "\n";
   }
   return out + "\n";
+}
+
+namespace {
+
+template <class Enum, std::size_t N>
+Enum enum_from(const nlohmann::json& j, const char* field, const std::array<Enum, N>& all,
+               std::string_view (*name)(Enum)) {
+  const std::string text = j.at(field).get<std::string>();
+  for (Enum e : all)
+    if (name(e) == text)
+      return e;
+  throw std::invalid_argument(std::string("unknown ") + field + " '" + text + "'");
+}
+
+const std::array<Role, 5> all_roles = {Role::seed, Role::beyond, Role::variant, Role::library, Role::reference};
+const std::array<CheckStatus, 3> all_checks = {CheckStatus::passed, CheckStatus::wrong, CheckStatus::skipped};
+const std::array<Bound, 5> all_bounds = {Bound::dram_copy, Bound::dram_read, Bound::fp32_fma, Bound::host_link,
+                                         Bound::instruction};
+
+double number_or(const nlohmann::json& j, const char* field, double fallback) {
+  return j.contains(field) && j.at(field).is_number() ? j.at(field).get<double>() : fallback;
+}
+
+std::optional<Measurement> measurement_from(const nlohmann::json& j) {
+  if (!j.contains("median_ms") || !j.at("median_ms").is_number())
+    return std::nullopt;
+  Measurement m;
+  m.median_ms = j.at("median_ms").get<double>();
+  m.min_ms = number_or(j, "min_ms", m.median_ms);
+  m.max_ms = number_or(j, "max_ms", m.median_ms);
+  m.samples = static_cast<int>(number_or(j, "samples", 0));
+  return m;
+}
+
+template <class F> auto parsing(const char* what, F&& body) {
+  try {
+    return body();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string(what) + ": " + e.what());
+  }
+}
+
+} // namespace
+
+Table table_from_json(const nlohmann::json& j) {
+  return parsing("table", [&] {
+    Table t;
+    t.study = j.at("study").get<std::string>();
+    t.title = j.at("title").get<std::string>();
+    t.case_label = j.value("case_label", "");
+    t.params = j.value("params", nlohmann::json::object());
+    t.headline = j.value("headline", false);
+    const auto& w = j.at("work");
+    t.work.elements = w.value("elements", 0.0);
+    t.work.bytes_read = w.value("bytes_read", 0.0);
+    t.work.bytes_written = w.value("bytes_written", 0.0);
+    t.work.flops = w.value("flops", 0.0);
+    t.work.ops = w.value("ops", 0.0);
+    t.work.formula = w.value("formula", "");
+    const auto& p = j.at("peak");
+    t.peak.bound = enum_from(p, "bound", all_bounds, bound_name);
+    t.peak.theoretical = p.value("theoretical", 0.0);
+    t.peak.measured = p.value("measured", 0.0);
+    t.peak.theoretical_from = p.value("theoretical_from", "");
+    t.peak.measured_by = p.value("measured_by", "");
+    t.groups = j.at("groups").get<std::vector<std::string>>();
+    for (const auto& r : j.at("rows")) {
+      Row row;
+      row.label = r.value("label", "");
+      row.name = r.at("name").get<std::string>();
+      row.idea = r.value("idea", "");
+      row.role = enum_from(r, "role", all_roles, role_name);
+      row.variant_of = r.value("variant_of", "");
+      row.vendor = r.value("vendor", false);
+      row.params = r.value("params", nlohmann::json::object());
+      row.check = enum_from(r, "check", all_checks, check_label);
+      row.note = r.value("note", "");
+      row.timings.resize(t.groups.size());
+      const auto& timings = r.at("timings");
+      for (std::size_t g = 0; g < t.groups.size() && g < timings.size(); ++g)
+        row.timings[g] = measurement_from(timings[g]);
+      t.rows.push_back(std::move(row));
+    }
+    t.footnotes = j.value("footnotes", std::vector<std::string>{});
+    return t;
+  });
+}
+
+Sweep sweep_from_json(const nlohmann::json& j) {
+  return parsing("sweep", [&] {
+    Sweep s;
+    s.study = j.at("study").get<std::string>();
+    s.title = j.at("title").get<std::string>();
+    s.parameter = j.value("parameter", "n");
+    for (const auto& series : j.at("series"))
+      s.series.push_back({series.at("name").get<std::string>(), enum_from(series, "role", all_roles, role_name)});
+    const auto index = [&](const std::string& name) {
+      for (std::size_t i = 0; i < s.series.size(); ++i)
+        if (s.series[i].name == name)
+          return i;
+      throw std::invalid_argument("sweep ratio names an unknown series '" + name + "'");
+    };
+    for (const auto& r : j.at("ratios"))
+      s.ratios.push_back({r.at("label").get<std::string>(), index(r.at("ours").get<std::string>()),
+                          index(r.at("vendor").get<std::string>())});
+    for (const auto& p : j.at("points")) {
+      SweepPoint point;
+      point.size = p.at(s.parameter).get<std::int64_t>();
+      point.label = p.value("label", count_label_fallback(point.size));
+      for (const auto& t : p.at("times")) {
+        point.times.push_back(measurement_from(t));
+        point.checks.push_back(enum_from(t, "check", all_checks, check_label));
+      }
+      s.points.push_back(std::move(point));
+    }
+    s.footnotes = j.value("footnotes", std::vector<std::string>{});
+    return s;
+  });
 }
 
 nlohmann::json to_json(const SummaryLine& s) {

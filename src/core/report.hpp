@@ -36,6 +36,12 @@ std::string format_text(const Sweep& sweep);
 std::string format_markdown(const Sweep& sweep);
 nlohmann::json to_json(const Sweep& sweep);
 
+// The inverse of to_json: a table or sweep as a run's JSON carries it, so readers of results (the
+// HTML report, the tests) derive every figure with compute_metrics, never from stored text.
+// Throws std::invalid_argument naming what is missing or malformed.
+Table table_from_json(const nlohmann::json& j);
+Sweep sweep_from_json(const nlohmann::json& j);
+
 std::string format_summary_text(const std::vector<SummaryLine>& lines);
 std::string format_summary_markdown(const std::vector<SummaryLine>& lines);
 nlohmann::json to_json(const SummaryLine& line);

@@ -8,9 +8,12 @@
 #include "options.hpp"
 #include "session.hpp"
 
+#include "core/html_report.hpp"
 #include "core/peaks.hpp"
 #include "core/report.hpp"
 #include "core/study.hpp"
+
+#include <cuda_runtime.h>
 
 #include <fstream>
 #include <memory>
@@ -31,7 +34,7 @@ struct RunArgs {
   bool all = false;
   bool flush_l2 = false;
   bool quiet = false;
-  std::string json_path, csv_path, markdown_path;
+  std::string json_path, csv_path, markdown_path, report_path;
   std::vector<std::string> command_line;
 };
 
@@ -84,8 +87,20 @@ std::vector<const lab::Study*> select_studies(const RunArgs& args) {
   return selected;
 }
 
+std::string cuda_version(int (*query)(int*)) {
+  int v = 0;
+  if (query(&v) != 0 || v <= 0)
+    return "unknown";
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+int driver_version(int* v) { return static_cast<int>(cudaDriverGetVersion(v)); }
+int runtime_version(int* v) { return static_cast<int>(cudaRuntimeGetVersion(v)); }
+
 nlohmann::json device_json(const DeviceInfo& d) {
   return {{"name", d.name},
+          {"driver_version", cuda_version(driver_version)},
+          {"runtime_version", cuda_version(runtime_version)},
           {"compute_capability", std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)},
           {"multiprocessors", d.multiprocessors},
           {"sm_clock_khz", d.sm_clock_khz},
@@ -99,7 +114,7 @@ nlohmann::json device_json(const DeviceInfo& d) {
 void execute(const RunArgs& args, Context& ctx) {
   const std::vector<const lab::Study*> selected = select_studies(args);
   OutputFile json_file(args.json_path, "--json"), csv_file(args.csv_path, "--csv"),
-      markdown_file(args.markdown_path, "--markdown");
+      markdown_file(args.markdown_path, "--markdown"), report_file(args.report_path, "--report");
   if (!require_device(ctx, "run"))
     return;
 
@@ -155,14 +170,14 @@ void execute(const RunArgs& args, Context& ctx) {
   nlohmann::json summary_json = nlohmann::json::array();
   for (const auto& line : summary)
     summary_json.push_back(lab::to_json(line));
-  json_file.write(nlohmann::json{{"ladder_version", "0.2.0"},
-                                 {"date", started},
-                                 {"command", args.command_line},
-                                 {"device", device_json(run.device)},
-                                 {"studies", studies_json},
-                                 {"summary", summary_json}}
-                      .dump(2) +
-                  "\n");
+  const nlohmann::json document{{"ladder_version", "0.2.0"},
+                                {"date", started},
+                                {"command", args.command_line},
+                                {"device", device_json(run.device)},
+                                {"studies", studies_json},
+                                {"summary", summary_json}};
+  json_file.write(document.dump(2) + "\n");
+  report_file.write(lab::render_html_report({{args.json_path.empty() ? "this run" : args.json_path, document}}));
   csv_file.write(csv);
   markdown_file.write(markdown);
   int wrong = 0;
@@ -189,6 +204,7 @@ void add_common_options(CLI::App* cmd, RunArgs& args) {
   cmd->add_option("--json", args.json_path, "Write the results as JSON to this file")->type_name("FILE");
   cmd->add_option("--csv", args.csv_path, "Write the results as CSV to this file")->type_name("FILE");
   cmd->add_option("--markdown", args.markdown_path, "Write the tables as Markdown to this file")->type_name("FILE");
+  cmd->add_option("--report", args.report_path, "Write the self-contained HTML report to this file")->type_name("FILE");
 }
 
 std::vector<std::string> command_line(const char* verb, const RunArgs& args) {
