@@ -33,6 +33,11 @@ command -v g++ >/dev/null || missing+=(g++)
 have_header CLI/CLI.hpp || missing+=(libcli11-dev)
 have_header nlohmann/json.hpp || missing+=(nlohmann-json3-dev)
 have_header gtest/gtest.h || missing+=(libgtest-dev)
+if [[ "$verb" == test ]]; then
+  # The report's browser test: Chromium renders the page, libpng reads its screenshots.
+  have_header png.h || missing+=(libpng-dev)
+  command -v chromium >/dev/null || command -v chromium-browser >/dev/null || missing+=(chromium)
+fi
 
 if ((${#missing[@]})); then
   if command -v apt-get >/dev/null && { [[ $(id -u) == 0 ]] || command -v sudo >/dev/null; }; then

@@ -78,7 +78,8 @@ h3 { margin-top: 1.5em; font-size: 1.1em; }
 .muted { color: var(--muted); } .wrong { color: var(--wrong); font-weight: 600; }
 dl.device { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; background: var(--panel);
   padding: 10px 14px; border-radius: 8px; }
-dl.device dt { color: var(--muted); } dl.device dd { margin: 0; }
+dl.device dt { color: var(--muted); } dl.device dd { margin: 0; overflow-wrap: anywhere; }
+h2, h3 { overflow-wrap: anywhere; } .chart { overflow-x: auto; } .chart svg { min-width: 640px; }
 .scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 0.88em; margin: 8px 0; }
 th, td { padding: 3px 8px; border-bottom: 1px solid var(--grid); text-align: right; white-space: nowrap; }
 th:nth-child(-n+2), td:nth-child(-n+2) { text-align: left; } td.idea { text-align: left; white-space: normal; min-width: 18em; }
@@ -128,8 +129,8 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
   const double height = head + row_h * static_cast<double>(t.rows.size()) + 26;
   const auto x = [&](double v) { return x0 + (x1 - x0) * v / top; };
   std::ostringstream s;
-  s << "<svg viewBox=\"0 0 " << width << " " << height << "\" role=\"img\" aria-label=\"" << escape(t.title)
-    << "\">\n";
+  s << "<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << height << "\" role=\"img\" aria-label=\""
+    << escape(t.title) << "\">\n";
   for (int k = 0; k <= 4; ++k) {
     const double v = top / 1.08 * k / 4, gx = x(v);
     s << "<line class=\"axis\" x1=\"" << gx << "\" y1=\"" << head - 6 << "\" x2=\"" << gx << "\" y2=\""
@@ -183,7 +184,7 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
   for (std::size_t i = 0; i < t.rows.size(); ++i)
     if (t.rows[i].role == Role::reference && t.rows[i].vendor && m[i].throughput)
       vline(*m[i].throughput, "ref", t.rows[i].name, 1);
-  s << "</svg>\n";
+  s << "</svg></div>\n";
   return s.str();
 }
 
@@ -235,8 +236,8 @@ std::string sweep_charts(const Sweep& sw) {
   const auto py = [&](double ms) {
     return top + (height - top - bottom) * (1 - (std::log10(ms) - ly0) / std::max(1e-9, ly1 - ly0));
   };
-  s << "<svg viewBox=\"0 0 " << width << " " << height << "\" role=\"img\" aria-label=\"" << escape(sw.title)
-    << " time\">\n";
+  s << "<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << height << "\" role=\"img\" aria-label=\""
+    << escape(sw.title) << " time\">\n";
   for (double e = ly0; e <= ly1; e += 1) {
     const double y = py(std::pow(10.0, e));
     s << "<line class=\"axis\" x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y << "\" y2=\"" << y
@@ -255,7 +256,7 @@ std::string sweep_charts(const Sweep& sw) {
       << "\" points=\"" << points << "\"/>\n";
   }
   s << "<text class=\"label\" x=\"" << left << "\" y=\"" << height - 4 << "\">" << escape(sw.parameter)
-    << " (log scale); time per call (log scale)</text></svg>\n<p class=\"legend\">";
+    << " (log scale); time per call (log scale)</text></svg></div>\n<p class=\"legend\">";
   for (std::size_t k = 0; k < sw.series.size(); ++k)
     s << "<span><svg width=\"14\" height=\"10\" style=\"display:inline;width:14px\"><rect class=\"series" << k % 4
       << "\" width=\"14\" height=\"10\"/></svg> " << escape(sw.series[k].name) << "</span>";
@@ -271,8 +272,8 @@ std::string sweep_charts(const Sweep& sw) {
       }
   const double rh = 220;
   const auto ry = [&](double v) { return top + (rh - top - bottom) * (1 - (v - lo_r) / (hi_r - lo_r)); };
-  s << "<svg viewBox=\"0 0 " << width << " " << rh << "\" role=\"img\" aria-label=\"" << escape(sw.title)
-    << " ratios\">\n<line class=\"peak\" x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << ry(1)
+  s << "<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << rh << "\" role=\"img\" aria-label=\""
+    << escape(sw.title) << " ratios\">\n<line class=\"peak\" x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << ry(1)
     << "\" y2=\"" << ry(1) << "\"/><text class=\"label\" x=\"" << left - 6 << "\" y=\"" << ry(1) + 4
     << "\" text-anchor=\"end\">1.0x</text><text class=\"label\" x=\"" << left - 6 << "\" y=\"" << ry(hi_r) + 4
     << "\" text-anchor=\"end\">" << num(hi_r, 2) << "x</text><text class=\"label\" x=\"" << left - 6 << "\" y=\""
@@ -285,7 +286,7 @@ std::string sweep_charts(const Sweep& sw) {
     s << "<polyline class=\"line series" << (k + 2) % 4 << "\" data-ratio=\"" << escape(sw.ratios[k].label)
       << "\" points=\"" << points << "\"/>\n";
   }
-  s << "</svg>\n<p class=\"legend\">";
+  s << "</svg></div>\n<p class=\"legend\">";
   for (std::size_t k = 0; k < sw.ratios.size(); ++k)
     s << "<span><svg width=\"14\" height=\"10\" style=\"display:inline;width:14px\"><rect class=\"series"
       << (k + 2) % 4 << "\" width=\"14\" height=\"10\"/></svg> " << escape(sw.ratios[k].label) << "</span>";
@@ -351,7 +352,7 @@ std::string course_comparison(const std::string& study_name, const Table* headli
       << escape(std::string(course.gpu)) << " (" << num(course.peak_gbs, 1) << " GB/s peak), from "
       << escape(std::string(course.citation)) << "; beside it, " << escape(headline->title) << " on the "
       << escape(gpu) << ", as % of " << escape(std::string(bound_name(headline->peak.bound)))
-      << " measured in the same run.</p>\n<svg viewBox=\"0 0 " << width << " " << height
+      << " measured in the same run.</p>\n<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << height
       << "\" role=\"img\" aria-label=\"course comparison\">\n";
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const double y = head + pair_h * static_cast<double>(i);
@@ -367,7 +368,7 @@ std::string course_comparison(const std::string& study_name, const Table* headli
           << num(*p.now, 1) << "% now</text>";
       s << "</g>\n";
     }
-    s << "</svg>\n";
+    s << "</svg></div>\n";
   }
   return s.str();
 }
