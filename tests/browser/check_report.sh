@@ -15,7 +15,7 @@ mkdir -p "$work"
 page="$work/report.html"
 "$ladder" report "$src/bench/results/ladder-h200-2026-11-23.json" "$src/tests/data/run-small.json" -o "$page"
 
-offline=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-extensions
+offline=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --no-first-run --disable-extensions
          --proxy-server=127.0.0.1:9 --host-resolver-rules="MAP * ~NOTFOUND" --enable-logging=stderr --v=0
          --user-data-dir="$work/profile")
 status=0
