@@ -16,12 +16,36 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <span>
+#include <cstddef>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ladder::models {
+
+// A read-only view of contiguous elements: the part of std::span the models' interface needs, so
+// that this header compiles as C++17 too (one type for every standard, so every caller links).
+template <class T> class View {
+public:
+  constexpr View() = default;
+  constexpr View(const T* data, std::size_t size) : data_(data), size_(size) {}
+  template <class Container, class = decltype(std::data(std::declval<const Container&>())),
+            class = decltype(std::size(std::declval<const Container&>()))>
+  constexpr View(const Container& c) : data_(std::data(c)), size_(std::size(c)) {}
+  constexpr const T* data() const { return data_; }
+  constexpr std::size_t size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr const T* begin() const { return data_; }
+  constexpr const T* end() const { return data_ + size_; }
+  constexpr const T& operator[](std::size_t i) const { return data_[i]; }
+  constexpr const T& front() const { return data_[0]; }
+  constexpr const T& back() const { return data_[size_ - 1]; }
+
+private:
+  const T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
 
 // ================================================================================================
 // GPU table
@@ -58,7 +82,7 @@ struct ArchitectureLimits {
   std::int64_t reserved_shared_memory_per_block = 0; // taken by the driver (sm_80+: 1 KB)
   int shared_memory_allocation_unit = 0;
   // The shared-memory sizes an SM can be configured to (ascending). Empty: fixed size.
-  std::span<const std::int64_t> shared_memory_configurations;
+  View<std::int64_t> shared_memory_configurations;
   int shared_memory_banks = 32; // 4-byte banks
 
   int max_threads_per_sm() const { return max_warps_per_sm * threads_per_warp; }
@@ -81,8 +105,8 @@ struct GpuSpec {
   std::string_view source; // where the numbers come from
 };
 
-std::span<const ArchitectureLimits> architectures();
-std::span<const GpuSpec> gpus();
+View<ArchitectureLimits> architectures();
+View<GpuSpec> gpus();
 
 // Case-insensitive lookups; unknown names throw std::invalid_argument listing the known ones.
 const ArchitectureLimits& find_architecture(std::string_view name); // "sm_13", "sm_90"
@@ -216,7 +240,7 @@ struct BankConflicts {
 
 // word_addresses: one 4-byte word index per thread, in thread order; split into requests of
 // threads_per_request threads (the last may be partial).
-BankConflicts bank_conflicts(std::span<const std::int64_t> word_addresses, int banks,
+BankConflicts bank_conflicts(View<std::int64_t> word_addresses, int banks,
                              int threads_per_request);
 
 // Thread t reads word offset + t * stride (throws when that overflows 64 bits).
@@ -278,7 +302,7 @@ inline constexpr std::int64_t max_byte_address = (std::int64_t{1} << 62) - 1;
 
 // element_bytes: 1, 2, 4, 8 or 16, and every address must be aligned to it and at most
 // max_byte_address.
-Coalescing coalescing(std::span<const ThreadAddress> addresses, int element_bytes,
+Coalescing coalescing(View<ThreadAddress> addresses, int element_bytes,
                       CoalescingRules rules);
 
 // Thread t accesses base + t * stride_bytes (throws when that overflows 64 bits).

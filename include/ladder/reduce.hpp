@@ -33,8 +33,9 @@ namespace ladder {
 
 enum class Op { sum, product, min, max, bit_and, bit_or };
 
+// The element types ladder::reduce is built for.
 template <class T>
-concept ReduceElement =
+inline constexpr bool is_reduce_element =
     std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
     std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t> ||
     std::is_same_v<T, float> || std::is_same_v<T, double>;
@@ -44,22 +45,33 @@ namespace detail {
 template <class T>
 void reduce_to_device(const T* in, std::int64_t n, Op op, T* out_device, cudaStream_t stream);
 template <class T> T reduce_to_host(const T* in, std::int64_t n, Op op, cudaStream_t stream);
+template <class T> T reduce_identity_of(Op op);
 } // namespace detail
 
+#define LADDER_REDUCE_ELEMENT_CHECK(T)                                                              \
+  static_assert(is_reduce_element<T>,                                                            \
+                "ladder::reduce: T must be int32_t, uint32_t, int64_t, uint64_t, float or double")
+
 // Asynchronous: *out_device receives the result in stream order.
-template <ReduceElement T>
+template <class T>
 void reduce(const T* in, std::int64_t n, Op op, T* out_device, cudaStream_t stream) {
+  LADDER_REDUCE_ELEMENT_CHECK(T);
   detail::reduce_to_device<T>(in, n, op, out_device, stream);
 }
 
 // Waits for `stream` and returns the result.
-template <ReduceElement T>
-T reduce(const T* in, std::int64_t n, Op op, cudaStream_t stream = nullptr) {
+template <class T> T reduce(const T* in, std::int64_t n, Op op, cudaStream_t stream = nullptr) {
+  LADDER_REDUCE_ELEMENT_CHECK(T);
   return detail::reduce_to_host<T>(in, n, op, stream);
 }
 
 // The operator's identity for T (what a reduction of zero elements returns). Throws
 // std::invalid_argument for a bitwise operator on a floating type.
-template <ReduceElement T> T reduce_identity(Op op);
+template <class T> T reduce_identity(Op op) {
+  LADDER_REDUCE_ELEMENT_CHECK(T);
+  return detail::reduce_identity_of<T>(op);
+}
+
+#undef LADDER_REDUCE_ELEMENT_CHECK
 
 } // namespace ladder

@@ -35,22 +35,38 @@
 
 #include <cuda_runtime_api.h>
 
-#include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace ladder {
 
+// The element types the scans are built for.
 template <class T>
-concept ScanValue = std::same_as<T, std::int32_t> || std::same_as<T, std::uint32_t> ||
-                    std::same_as<T, std::int64_t> || std::same_as<T, std::uint64_t> ||
-                    std::same_as<T, float> || std::same_as<T, double>;
+inline constexpr bool is_scan_value =
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
+    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
 
-template <ScanValue T>
-void exclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream = nullptr);
+namespace detail {
+// Defined in src/scan/api.cu for the six element types.
+template <class T> void exclusive_scan_of(const T* in, T* out, std::int64_t n, cudaStream_t stream);
+template <class T> void inclusive_scan_of(const T* in, T* out, std::int64_t n, cudaStream_t stream);
+} // namespace detail
 
-template <ScanValue T>
-void inclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream = nullptr);
+template <class T>
+void exclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream = nullptr) {
+  static_assert(is_scan_value<T>, "ladder::exclusive_scan: T must be int32_t, uint32_t, int64_t, uint64_t, "
+                                  "float or double");
+  detail::exclusive_scan_of<T>(in, out, n, stream);
+}
+
+template <class T>
+void inclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream = nullptr) {
+  static_assert(is_scan_value<T>, "ladder::inclusive_scan: T must be int32_t, uint32_t, int64_t, uint64_t, "
+                                  "float or double");
+  detail::inclusive_scan_of<T>(in, out, n, stream);
+}
 
 namespace detail {
 // Stream-ordered scratch from ladder's own memory pool (one per device, never shrunk, so a call

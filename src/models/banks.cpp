@@ -9,13 +9,15 @@
 
 #include "arguments.hpp"
 
+#include <span>
 #include <algorithm>
 #include <set>
 
 namespace ladder::models {
 
-BankConflicts bank_conflicts(std::span<const std::int64_t> word_addresses, int banks,
+BankConflicts bank_conflicts(View<std::int64_t> word_addresses_view, int banks,
                              int threads_per_request) {
+  const std::span<const std::int64_t> word_addresses(word_addresses_view.data(), word_addresses_view.size());
   detail::require_positive("banks", banks);
   detail::require_positive("threads_per_request", threads_per_request);
   if (word_addresses.empty()) {

@@ -13,6 +13,7 @@
 
 #include "arguments.hpp"
 
+#include <span>
 #include <algorithm>
 #include <set>
 
@@ -138,8 +139,9 @@ std::string_view to_string(CoalescingRules rules) {
   return "?";
 }
 
-Coalescing coalescing(std::span<const ThreadAddress> addresses, int element_bytes,
+Coalescing coalescing(View<ThreadAddress> addresses_view, int element_bytes,
                       CoalescingRules rules) {
+  const std::span<const ThreadAddress> addresses(addresses_view.data(), addresses_view.size());
   if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4 && element_bytes != 8 &&
       element_bytes != 16) {
     detail::bad_argument("element_bytes",

@@ -69,7 +69,7 @@ constexpr ArchitectureLimits modern(std::string_view name, std::string_view fami
                                     int minor, int max_warps, int max_blocks,
                                     std::int64_t shared_per_sm, std::int64_t shared_optin,
                                     std::int64_t reserved, int shared_unit,
-                                    std::span<const std::int64_t> configurations) {
+                                    View<std::int64_t> configurations) {
   return ArchitectureLimits{
       .name = name,
       .family = family,
@@ -200,9 +200,9 @@ template <class Range, class Key> std::string known_names(const Range& range, Ke
 
 } // namespace
 
-std::span<const ArchitectureLimits> architectures() { return architecture_table; }
+View<ArchitectureLimits> architectures() { return architecture_table; }
 
-std::span<const GpuSpec> gpus() { return gpu_table; }
+View<GpuSpec> gpus() { return gpu_table; }
 
 const ArchitectureLimits& find_architecture(std::string_view name) {
   for (const auto& arch : architecture_table) {
@@ -295,7 +295,7 @@ ArchitectureLimits architecture_from_device(const DeviceProperties& device) {
   if (!configurations.empty() && configurations.back() != limits.shared_memory_per_sm) {
     const auto fits = std::ranges::upper_bound(configurations, limits.shared_memory_per_sm);
     limits.shared_memory_configurations =
-        configurations.first(static_cast<std::size_t>(fits - configurations.begin()));
+        View<std::int64_t>(configurations.data(), static_cast<std::size_t>(fits - configurations.begin()));
   }
   return limits;
 }

@@ -196,7 +196,7 @@ template <class T> void dispatch(const T* in, std::int64_t n, Op op, T* out, cud
 
 } // namespace
 
-template <ReduceElement T> T reduce_identity(Op op) {
+template <class T> T detail::reduce_identity_of(Op op) {
   check_op<T>(op);
   switch (op) {
   case Op::sum: return Sum<T>::identity();
@@ -258,11 +258,11 @@ LADDER_INSTANTIATE_REDUCE(double)
 
 } // namespace detail
 
-template std::int32_t reduce_identity<std::int32_t>(Op);
-template std::uint32_t reduce_identity<std::uint32_t>(Op);
-template std::int64_t reduce_identity<std::int64_t>(Op);
-template std::uint64_t reduce_identity<std::uint64_t>(Op);
-template float reduce_identity<float>(Op);
-template double reduce_identity<double>(Op);
+template std::int32_t detail::reduce_identity_of<std::int32_t>(Op);
+template std::uint32_t detail::reduce_identity_of<std::uint32_t>(Op);
+template std::int64_t detail::reduce_identity_of<std::int64_t>(Op);
+template std::uint64_t detail::reduce_identity_of<std::uint64_t>(Op);
+template float detail::reduce_identity_of<float>(Op);
+template double detail::reduce_identity_of<double>(Op);
 
 } // namespace ladder

@@ -103,17 +103,17 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
 
 } // namespace
 
-template <ScanValue T> void exclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+template <class T> void detail::exclusive_scan_of(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   scan<T, false>("ladder::exclusive_scan", in, out, n, stream);
 }
 
-template <ScanValue T> void inclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+template <class T> void detail::inclusive_scan_of(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   scan<T, true>("ladder::inclusive_scan", in, out, n, stream);
 }
 
 #define LADDER_INSTANTIATE_SCAN(T)                                                                 \
-  template void exclusive_scan<T>(const T*, T*, std::int64_t, cudaStream_t);                       \
-  template void inclusive_scan<T>(const T*, T*, std::int64_t, cudaStream_t);
+  template void detail::exclusive_scan_of<T>(const T*, T*, std::int64_t, cudaStream_t);                       \
+  template void detail::inclusive_scan_of<T>(const T*, T*, std::int64_t, cudaStream_t);
 LADDER_INSTANTIATE_SCAN(std::int32_t)
 LADDER_INSTANTIATE_SCAN(std::uint32_t)
 LADDER_INSTANTIATE_SCAN(std::int64_t)

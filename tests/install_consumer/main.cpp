@@ -1,5 +1,10 @@
-// Transposes a 3 x 5 matrix through the installed library; exits 77 without a GPU.
+// Transposes a 3 x 5 matrix through the installed library from a plain C++ file (every public header
+// that needs no nvcc included); exits 77 without a GPU.
 #include <ladder/device.hpp>
+#include <ladder/error.hpp>
+#include <ladder/models.hpp>
+#include <ladder/reduce.hpp>
+#include <ladder/scan.hpp>
 #include <ladder/transpose.hpp>
 
 #include <cuda_runtime_api.h>
