@@ -178,6 +178,7 @@ Table ladder_table(const RunContext& ctx, Pools& pools, std::int64_t n, std::str
     table.rows.push_back(std::move(row));
   }
   add_all_levels_figures(table, n);
+  table.params["seed"] = pools.seed; // replays the inputs: fill_random(seed, n)
   table.footnotes.push_back("random input seed " + std::to_string(pools.seed) +
                             (std::is_same_v<T, int> ? " (int32 in [-1000, 1000], no zeros)" : " (float in [-1, 1), no zeros)"));
   if constexpr (std::is_floating_point_v<T>) {

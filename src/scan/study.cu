@@ -149,6 +149,7 @@ Table run_scan_case(const RunContext& ctx, std::int64_t n, const std::string& la
   table.headline = headline;
   table.case_label = joined(label, l2_label(ctx, table.work.bytes_read + table.work.bytes_written));
   ScanCase<T> c(n, stream);
+  table.params["seed"] = c.seed; // replays the inputs: fill_random(seed, n)
   table.footnotes.push_back("random input seed " + std::to_string(c.seed) +
                             (std::is_floating_point_v<T> ? ", uniform in [-1, 1)" : ", uniform in [-1000, 1000] without 0"));
   const auto labels = rung_labels(infos_of(registry()));
@@ -238,6 +239,7 @@ Table run_compact_case(const RunContext& ctx, std::int64_t n, Stream& stream) {
                  stream);
     table.rows.push_back(std::move(row));
   }
+  table.params["seed"] = seed;
   table.footnotes.push_back("random input seed " + std::to_string(seed) +
                             ", uniform in [-1000, 1000] without 0 (about half kept)");
   return table;

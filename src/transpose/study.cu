@@ -71,6 +71,7 @@ Table run_case(const RunContext& ctx, const Case& c, Stream& stream) {
   PinnedBuffer<float> host_in(n), host_out(n);
   copy_to_host(host_in, in.data(), n, stream);
   std::map<Result, std::vector<float>> expected; // each kind computed once per case
+  table.params["seed"] = seed; // replays the input: fill_random(seed, rows x cols)
   table.footnotes.push_back("random input seed " + std::to_string(seed));
   table.footnotes.push_back(
       "loop in kernel: each block re-reads the tile it has just read, so since Fermi's L1/L2 this "
