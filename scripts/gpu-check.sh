@@ -4,7 +4,8 @@
 # configures and builds in a fresh directory (ptxas resource report kept), runs every test (the
 # host suite through CTest, then the GPU suite), runs the GPU suite again under compute-sanitizer
 # (memcheck, racecheck, synccheck) at small sizes, runs `ladder run` with JSON/Markdown/CSV,
-# `ladder list --resources`, and dumps the SASS of the library's transpose, reduce and scan kernels; everything
+# `ladder list --resources`, the outside benchmark (bench/outside, built against the installed
+# package), and dumps the SASS of the library's transpose, reduce and scan kernels; everything
 # lands in OUTDIR (8 files: run.log, build.log, tests.log, sanitizer.log, results.json,
 # results.md, resources.txt, sass.txt; CSV and resource JSON go to OUTDIR/extra/ when
 # LADDER_CHECK_EXTRA=1). Exits non-zero if any step failed, after running the rest.
@@ -70,6 +71,16 @@ if has_step run; then
   timeout "${LADDER_CHECK_RUN_TIMEOUT:-0}" "$build/ladder" run --json "$out/results.json" --markdown "$out/results.md" \
     --csv "$extra/results.csv" "$@" 2>"$extra/progress.log" | tee -a "$out/run.log" ||
     fail "ladder run"
+  step "outside program: each library call beside its vendor, built against the installed package"
+  prefix="$(dirname "$build")/prefix"
+  if cmake --install "$build" --prefix "$prefix" >>"$out/build.log" 2>&1 &&
+     cmake -S "$src/bench/outside" -B "$(dirname "$build")/outside" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+       ${CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES=$CUDA_ARCHITECTURES} >>"$out/build.log" 2>&1 &&
+     cmake --build "$(dirname "$build")/outside" >>"$out/build.log" 2>&1; then
+    "$(dirname "$build")/outside/outside_benchmark" 2>&1 | tee -a "$out/run.log" || fail "outside benchmark"
+  else
+    fail "building the outside benchmark against the installed package (see build.log)"
+  fi
   step "ladder info (the peaks that bound the studies)"
   "$build/ladder" info 2>&1 | tee -a "$out/run.log" || fail "ladder info"
   step "ladder list --resources (occupancy model beside the CUDA occupancy API)"
