@@ -215,6 +215,43 @@ std::string format_text(const Table& table) {
   return out;
 }
 
+std::string format_tuning_text(const Table& table) {
+  const auto m = compute_metrics(table, 0);
+  std::string out;
+  for (std::size_t p = 0; p < table.rows.size(); ++p) {
+    const Row& parent = table.rows[p];
+    std::vector<std::size_t> members = {p};
+    for (std::size_t v = 0; v < table.rows.size(); ++v)
+      if (table.rows[v].role == Role::variant && table.rows[v].variant_of == parent.name)
+        members.push_back(v);
+    if (members.size() == 1)
+      continue;
+    std::vector<std::string> keys;
+    for (auto i : members)
+      for (const auto& [key, value] : table.rows[i].params.items())
+        if (value.is_number_integer() && std::find(keys.begin(), keys.end(), key) == keys.end())
+          keys.push_back(key);
+    std::vector<std::string> header = {"#", "shape"};
+    header.insert(header.end(), keys.begin(), keys.end());
+    header.insert(header.end(), {"time", "% peak", "x " + parent.label});
+    TextTable t(header, 2);
+    for (auto i : members) {
+      const Row& row = table.rows[i];
+      std::vector<std::string> cells = {row.label, row.name};
+      for (const auto& key : keys)
+        cells.push_back(row.params.contains(key) ? row.params.at(key).dump() : "-");
+      cells.push_back(m[i].time_ms ? format_time(*m[i].time_ms) : std::string(check_label(row.check)));
+      cells.push_back(fixed(m[i].percent_of_peak, 1));
+      cells.push_back(i == p ? "1.00x" : speedup(m[i].step_speedup));
+      t.add(std::move(cells));
+    }
+    std::ostringstream grid;
+    t.print(grid);
+    out += "tuning " + parent.label + " " + parent.name + ":\n" + grid.str() + "\n";
+  }
+  return out;
+}
+
 std::string format_markdown(const Table& table) {
   const Layout l = layout(table);
   std::string out = "### " + table.title + "\n\n";

@@ -28,6 +28,10 @@ std::string wrap_text(const std::string& text, const std::string& indent);
 
 std::string format_text(const Table& table);
 std::string format_markdown(const Table& table);
+// `ladder tune`: for each story rung that has tuning variants in the table, one block of the rung
+// and its variants with their typed parameters as columns, the time, % of peak and "x rung" (the
+// rung's time / the variant's: above 1 the shape is faster). "" when the table has no variants.
+std::string format_tuning_text(const Table& table);
 // CSV: one line per row and column group; `header` prints the column names first.
 std::string format_csv(const Table& table, bool header);
 nlohmann::json to_json(const Table& table);

@@ -206,6 +206,19 @@ TEST(Format, TextTableFitsInOneHundredTwentyColumnsAndSaysWhatRatiosMean) {
     EXPECT_LE(line.size(), 120u) << line;
 }
 
+TEST(Format, TuningBlocksPutEachRungBesideItsShapes) {
+  Table t = bytes_table();
+  t.rows[2].params = {{"threads", 256}, {"tile", 32}};
+  t.rows[3].params = {{"threads", 1024}, {"tile", 32}};
+  const std::string text = format_tuning_text(t);
+  for (const char* needle : {"tuning 3 coalesced:", "threads", "tile", "1024", "3a", "slow_shape", "0.50x", "1.00x"})
+    EXPECT_NE(text.find(needle), std::string::npos) << needle << "\n" << text;
+  EXPECT_EQ(text.find("naive"), std::string::npos) << text; // no variants: no block
+  Table plain = t;
+  plain.rows.erase(plain.rows.begin() + 3);
+  EXPECT_EQ(format_tuning_text(plain), "");
+}
+
 TEST(Format, TimesPickTheirUnit) {
   EXPECT_EQ(format_time(0.0054), "5.4 us");
   EXPECT_EQ(format_time(0.5409), "540.9 us");

@@ -32,6 +32,7 @@ struct RunArgs {
   int warmups = 3;
   bool small = false;
   bool all = false;
+  bool tune = false; // `ladder tune`: the variants, and each rung's shapes side by side
   bool flush_l2 = false;
   bool quiet = false;
   std::string json_path, csv_path, markdown_path, report_path;
@@ -146,7 +147,10 @@ void execute(const RunArgs& args, Context& ctx) {
     markdown += "## " + std::string(study->name) + ": " + std::string(study->title) + "\n\n";
     nlohmann::json tables = nlohmann::json::array(), sweeps = nlohmann::json::array();
     for (const lab::Table& table : results.tables) {
-      ctx.out << lab::format_text(table) << "\n" << std::flush;
+      ctx.out << lab::format_text(table) << "\n";
+      if (args.tune)
+        ctx.out << lab::format_tuning_text(table);
+      ctx.out << std::flush;
       markdown += lab::format_markdown(table);
       csv += lab::format_csv(table, csv.empty());
       tables.push_back(lab::to_json(table));
@@ -240,6 +244,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
   add_common_options(tune, *tune_args);
   tune->callback([tune_args, &ctx] {
     tune_args->all = true;
+    tune_args->tune = true;
     tune_args->command_line = command_line("tune", *tune_args);
     execute(*tune_args, ctx);
   });
