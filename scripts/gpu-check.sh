@@ -68,9 +68,11 @@ done
 if has_step run; then
   step "ladder run $*"
   # LADDER_CHECK_RUN_TIMEOUT (seconds) turns a hang into a failure on a time-limited machine.
-  timeout "${LADDER_CHECK_RUN_TIMEOUT:-0}" "$build/ladder" run --json "$out/results.json" --markdown "$out/results.md" \
-    --csv "$extra/results.csv" "$@" 2>"$extra/progress.log" | tee -a "$out/run.log" ||
-    fail "ladder run"
+  # Every study by name, those `ladder run` leaves out by default (not yet proven on a GPU) too.
+  studies=$("$build/ladder" list | awk '/^[a-z]+: /{sub(":", "", $1); print $1}' | tr '\n' ' ')
+  timeout "${LADDER_CHECK_RUN_TIMEOUT:-0}" "$build/ladder" run $studies --json "$out/results.json" \
+    --markdown "$out/results.md" --csv "$extra/results.csv" --report "$extra/report.html" "$@" \
+    2>"$extra/progress.log" | tee -a "$out/run.log" || fail "ladder run"
   step "outside program: each library call beside its vendor, built against the installed package"
   prefix="$(dirname "$build")/prefix"
   if cmake --install "$build" --prefix "$prefix" >>"$out/build.log" 2>&1 &&

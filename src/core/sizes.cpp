@@ -66,6 +66,36 @@ Extent2d parse_extent(std::string_view text, std::string_view what, std::int64_t
   return e;
 }
 
+Extent3d parse_extent3(std::string_view text, std::string_view what, std::int64_t max_elements) {
+  const std::string expected = "MxNxK or N (a cube) with positive counts (e.g. 4096x4096x4096), no operand above " +
+                               std::to_string(max_elements) + " elements";
+  Extent3d e;
+  try {
+    const auto x1 = text.find('x');
+    if (x1 == std::string_view::npos) {
+      e.m = e.n = e.k = parse_count(text, what, max_elements);
+    } else {
+      const auto x2 = text.find('x', x1 + 1);
+      if (x2 == std::string_view::npos)
+        bad(what, text, expected);
+      e.m = parse_count(text.substr(0, x1), what, max_elements);
+      e.n = parse_count(text.substr(x1 + 1, x2 - x1 - 1), what, max_elements);
+      e.k = parse_count(text.substr(x2 + 1), what, max_elements);
+    }
+  } catch (const std::invalid_argument&) {
+    bad(what, text, expected);
+  }
+  if (e.m > max_elements / e.k || e.k > max_elements / e.n || e.m > max_elements / e.n)
+    bad(what, text, expected);
+  return e;
+}
+
+std::string extent3_label(Extent3d e) {
+  if (e.m == e.n && e.n == e.k)
+    return std::to_string(e.m) + "^3";
+  return std::to_string(e.m) + " x " + std::to_string(e.n) + " x " + std::to_string(e.k);
+}
+
 std::string count_label(std::int64_t n) {
   if (n >= 1024 && (n & (n - 1)) == 0) {
     int k = 0;

@@ -22,6 +22,17 @@ struct Extent2d {
 Extent2d parse_extent(std::string_view text, std::string_view what,
                       std::int64_t max_elements = std::int64_t{1} << 36);
 
+struct Extent3d {
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  std::int64_t k = 0;
+};
+
+// MxNxK, or one count for a cube (4096 = 4096x4096x4096), each part a count as above.
+Extent3d parse_extent3(std::string_view text, std::string_view what, std::int64_t max_elements = std::int64_t{1} << 32);
+// "4096^3" for a cube, else "4097 x 4095 x 4093".
+std::string extent3_label(Extent3d e);
+
 // "2^22" for powers of two from 2^10 up, the digits otherwise ("1000003", "512").
 std::string count_label(std::int64_t n);
 // "16384 x 16384".

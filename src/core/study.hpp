@@ -53,9 +53,11 @@ struct Study {
   std::string_view size_syntax; // "ROWSxCOLS", "N or 2^K"
   // Text printed under the rung list by `ladder list` (e.g. Brent's-theorem figures).
   std::string (*notes)() = nullptr;
+  // Non-empty: why `ladder run` with no study named leaves this study out (naming it runs it).
+  std::string_view not_in_default_run = {};
 };
 
-// In the course's order: transpose, reduction, scan.
+// In the course's order: transpose, reduction, scan, matrix multiplication.
 const std::vector<Study>& studies();
 const Study* find_study(std::string_view name);
 

@@ -8,6 +8,7 @@
 #include "transpose/tiled.cuh"
 #include "transpose/variants.hpp"
 
+#include "core/cublas.hpp"
 #include "core/harness.hpp"
 #include "ladder/error.hpp"
 #include "ladder/transpose.hpp"
@@ -198,28 +199,17 @@ void launch_memcpy(const float* in, float* out, Shape s, int, cudaStream_t strea
                               cudaMemcpyDeviceToDevice, stream));
 }
 
-cublasHandle_t cublas_handle() {
-  static cublasHandle_t handle = [] {
-    cublasHandle_t h = nullptr;
-    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
-      throw std::runtime_error("cublasCreate failed");
-    return h;
-  }();
-  return handle;
-}
-
 // cuBLAS is column-major: our rows x cols row-major input is its cols x rows matrix A (lda =
 // cols), and C = A^T is rows x cols column-major (ldc = rows), i.e. our cols x rows row-major.
 void launch_geam(const float* in, float* out, Shape s, int, cudaStream_t stream) {
   const float one = 1.0f, zero = 0.0f;
   cublasHandle_t h = cublas_handle();
-  cublasSetStream(h, stream);
+  check_cublas(cublasSetStream(h, stream), "cublasSetStream");
   const auto status = cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(s.rows),
                                   static_cast<int>(s.cols), &one, in, static_cast<int>(s.cols),
                                   &zero, out, static_cast<int>(s.rows), out,
                                   static_cast<int>(s.rows));
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error("cublasSgeam failed with status " + std::to_string(status));
+  check_cublas(status, "cublasSgeam");
 }
 
 const char* fits_cublas_int(Shape s) {

@@ -37,6 +37,21 @@ TEST(Sizes, Extents) {
     EXPECT_THROW((void)parse_extent(bad, "--size"), std::invalid_argument) << bad;
 }
 
+TEST(Sizes, MatrixProductExtents) {
+  const Extent3d cube = parse_extent3("4096", "--size");
+  EXPECT_EQ(cube.m, 4096);
+  EXPECT_EQ(cube.n, 4096);
+  EXPECT_EQ(cube.k, 4096);
+  const Extent3d e = parse_extent3("4097x4095x4093", "--size");
+  EXPECT_EQ(e.m, 4097);
+  EXPECT_EQ(e.n, 4095);
+  EXPECT_EQ(e.k, 4093);
+  EXPECT_EQ(extent3_label(cube), "4096^3");
+  EXPECT_EQ(extent3_label(e), "4097 x 4095 x 4093");
+  for (const char* bad : {"0", "4x4", "4x4x0", "4xx4", "abc", "1000000x1000000x1", "-4"})
+    EXPECT_THROW((void)parse_extent3(bad, "--size"), std::invalid_argument) << bad;
+}
+
 TEST(Sizes, LabelsArePowersOrDigits) {
   EXPECT_EQ(count_label(std::int64_t{1} << 22), "2^22");
   EXPECT_EQ(count_label(1024), "2^10");

@@ -77,7 +77,8 @@ std::vector<const lab::Study*> select_studies(const RunArgs& args) {
   }
   if (selected.empty())
     for (const auto& s : lab::studies())
-      selected.push_back(&s);
+      if (s.not_in_default_run.empty())
+        selected.push_back(&s);
   if (!args.sizes.empty()) {
     if (args.studies.size() != 1)
       throw std::invalid_argument("--size needs exactly one study named (sizes mean different things per study; "
@@ -133,8 +134,12 @@ void execute(const RunArgs& args, Context& ctx) {
   };
   const std::string started = utc_timestamp();
   ctx.out << "device: " << describe_device(run.device) << "\n"
-          << "every rung is checked against a CPU reference before it is timed; times are medians\n\n"
-          << std::flush;
+          << "every rung is checked against a CPU reference before it is timed; times are medians\n";
+  if (args.studies.empty())
+    for (const auto& s : lab::studies())
+      if (!s.not_in_default_run.empty())
+        ctx.out << "not run by default: " << s.name << ": " << s.not_in_default_run << "\n";
+  ctx.out << "\n" << std::flush;
 
   nlohmann::json studies_json = nlohmann::json::array();
   std::string markdown = "# ladder run\n\n- device: " + describe_device(run.device) + "\n- date: " + started + "\n\n";
