@@ -1,8 +1,8 @@
-// ladder/models.hpp: the seeds' back-of-the-envelope performance models as host-only C++.
+// ladder/models.hpp: the course's back-of-the-envelope performance models as host-only C++.
 //
-// The seeds reason with small models before they measure: theoretical bandwidth, the occupancy
+// The course reasons with small models before they measure: theoretical bandwidth, the occupancy
 // calculator, shared-memory bank conflicts, global-memory coalescing, control divergence and the
-// bandwidth reduction of tiling. Each model here reproduces the seeds' figures (docs/models.md
+// bandwidth reduction of tiling. Each model here reproduces the course's figures (docs/models.md
 // lists them with file and slide) and answers the same question for other inputs and for today's
 // GPUs. Nothing here needs a GPU or CUDA headers: `ladder model <topic>` and the host tests run
 // everywhere.
@@ -152,7 +152,7 @@ struct Bandwidth {
   double gib_per_second = 0; // 2^30 bytes
 };
 
-// clock x transfers per clock x bus width / 8. The seeds: GTX 280 (1107 MHz, 512-bit, DDR)
+// clock x transfers per clock x bus width / 8. The course: GTX 280 (1107 MHz, 512-bit, DDR)
 // 141.7 GB/s = 131.9 GiB/s; G80 (384-bit, 1800 MHz effective) 86.4 GB/s.
 Bandwidth theoretical_bandwidth(const MemoryInterface& memory);
 
@@ -247,7 +247,7 @@ BankConflicts bank_conflicts(View<std::int64_t> word_addresses, int banks,
 std::vector<std::int64_t> strided_words(int threads, std::int64_t stride, std::int64_t offset = 0);
 
 // A rows x cols tile of 4-byte words stored row-major with `padding` extra words per row (the
-// seed's tile[32][32 + 1]). A row walk gives consecutive threads consecutive columns (wrapping to
+// course's tile[32][32 + 1]). A row walk gives consecutive threads consecutive columns (wrapping to
 // the next row); a column walk gives them consecutive rows (wrapping to the next column),
 // starting at (row, col).
 struct TileWalk {
@@ -334,8 +334,8 @@ struct TiledMatmulDivergence {
   std::int64_t phases = 0;
   std::int64_t warps_per_block = 0;
   DivergenceCount m_tile;       // all blocks
-  DivergenceCount m_tile_type1; // blocks whose rows are all inside the matrix (seed "Type 1")
-  DivergenceCount m_tile_type2; // blocks with rows outside it (seed "Type 2")
+  DivergenceCount m_tile_type1; // blocks whose rows are all inside the matrix (the course's "Type 1")
+  DivergenceCount m_tile_type2; // blocks with rows outside it (the course's "Type 2")
   DivergenceCount n_tile;
   DivergenceCount either; // a warp-phase divergent in the M or the N load
 };
@@ -346,7 +346,7 @@ TiledMatmulDivergence tiled_matmul_divergence(std::int64_t width, int tile_width
 // Tiling: global-memory bandwidth reduction of tiled convolution
 // ================================================================================================
 
-// Internal tiles, ghost cells ignored (the seed's tables):
+// Internal tiles, ghost cells ignored (the course's tables):
 //   1D: O * M / (O + M - 1)        2D: O^2 * M^2 / (O + M - 1)^2
 double convolution_tiling_reduction_1d(int output_tile, int mask_width);
 double convolution_tiling_reduction_2d(int output_tile, int mask_width);

@@ -15,7 +15,7 @@
 namespace ladder::models {
 namespace {
 
-// The seed's tile loads test `index < Width` along one axis of a block and along one axis of the
+// The course's tile loads test `index < Width` along one axis of a block and along one axis of the
 // phase. How many of a tile's T indices along an axis pass depends only on how far the tile
 // reaches: T for every interior tile, Width % T for the last one when Width is not a multiple of
 // T. Grouping the tiles by that count keeps the count exact and independent of the matrix size.

@@ -4,7 +4,7 @@
 // - 1.x: the CUDA Occupancy Calculator's "GPU Data" sheet (warps, blocks, register file, register
 //   allocation unit 256 / 512 per block, warp allocation granularity 2, shared memory unit 512)
 //   and the CUDA C Programming Guide 3.x technical specifications (512 threads per block, 128
-//   registers per thread, 16 banks). The seed's calculator screenshot (002, "Occupancy
+//   registers per thread, 16 banks). The course's calculator screenshot ("Optimizing CUDA", "Occupancy
 //   Calculator") shows the G80 column: 24 warps, 768 threads, 8 blocks, 8192 registers, 16384 B.
 // - sm_70 and later: the CUDA programming guide's compute-capability table (warps, blocks and
 //   shared memory per SM, opt-in shared memory per block) and cuda_occupancy.h of CUDA 13
@@ -115,7 +115,7 @@ const std::array<ArchitectureLimits, 12> architecture_table{
            ga10x_configurations),
 };
 
-// Memory clocks: the seeds' own figures for the old GPUs; for the others the clock the CUDA driver
+// Memory clocks: the course's own figures for the old GPUs; for the others the clock the CUDA driver
 // reports (HBM: the real clock; GDDR6/6X: half the data rate per pin), which with DDR gives the
 // datasheet bandwidth. H100 and H200: cudaDevAttrMemoryClockRate and
 // cudaDevAttrGlobalMemoryBusWidth as read on the GPUs themselves (the H200 reports 6016 bits, not

@@ -4,7 +4,7 @@
 // shared memory at once, and the SM holds at most max_blocks_per_sm blocks. The number of resident
 // blocks is the smallest of the four limits; occupancy = resident warps / maximum warps.
 //
-// 1.x (the seed's spreadsheet, v1.1): a block's warps are rounded up to the warp allocation
+// 1.x (the course's spreadsheet, v1.1): a block's warps are rounded up to the warp allocation
 // granularity (2) and its registers to the register allocation unit, as one piece per block.
 // sm_70+ (cuda_occupancy.h): registers are allocated per warp (rounded to 256) inside one of 4
 // sub-partitions that each hold a quarter of the register file; shared memory includes the

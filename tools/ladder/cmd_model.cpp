@@ -1,4 +1,4 @@
-// `ladder model <topic>`: the seeds' hand calculations (ladder/models.hpp) as commands.
+// `ladder model <topic>`: the course's hand calculations (ladder/models.hpp) as commands.
 //
 //   ladder model bandwidth   [--gpu KEY | --device | --clock-mhz F --bus-bits N] [--json]
 //   ladder model occupancy   (--gpu KEY | --device) --threads N --registers N [--smem BYTES]
@@ -55,7 +55,7 @@ using nlohmann::json;
 
 // ---- formatting ---------------------------------------------------------------------------------
 
-// Rounds half away from zero (20.25 -> "20.3", as the seed's tables do), not to even as printf.
+// Rounds half away from zero (20.25 -> "20.3", as the course's tables do), not to even as printf.
 std::string fixed(double value, int decimals) {
   const double scale = std::pow(10.0, decimals);
   char buffer[64];
@@ -734,7 +734,7 @@ std::vector<models::ThreadAddress> strided_elements(int threads, std::int64_t of
   return models::strided_addresses(threads, offset, stride_bytes);
 }
 
-// The seeds' pictures (002 "Coalescing" and "Coalescing in Transpose", 000 "Coalesced Transpose
+// The course's pictures ("Optimizing CUDA": "Coalescing" and "Coalescing in Transpose"; "Optimizing CUDA code": "Coalesced Transpose
 // (5/11)") as named address patterns, in elements of element_bytes.
 std::vector<models::ThreadAddress> pattern_addresses(const std::string& name, int threads,
                                                      int element_bytes, std::int64_t matrix_height,
@@ -952,7 +952,7 @@ void add_divergence(CLI::App& model, Context& ctx) {
   auto options = std::make_shared<DivergenceOptions>();
   auto* command = model.add_subcommand(
       "divergence", "Warps (or warp-phases) whose threads take both sides of a boundary check; "
-                    "without options, the seed's two analyses");
+                    "without options, the course's two analyses");
   auto* n_option =
       add_integer(*command, "--n", options->n, "1D: elements checked by if (i < n)", 0);
   // --block and --tile only shape their own analysis: alone they would be silently ignored.
@@ -975,7 +975,7 @@ void add_divergence(CLI::App& model, Context& ctx) {
          {"tile_width", "--tile"},
          {"warp_size", "--warp"}},
         [&] {
-          // The seed's cases (003): vector add of 1,000 elements in 256-thread blocks, and the
+          // The course's cases (UCAS lecture 3): vector add of 1,000 elements in 256-thread blocks, and the
           // tile loads of a 100 x 100 matrix multiplication with 16 x 16 tiles.
           const bool seeds = n_option->count() == 0 && width_option->count() == 0;
           json document{{"model", "divergence"}};
@@ -1031,11 +1031,11 @@ void add_divergence(CLI::App& model, Context& ctx) {
               table.add({"M or N", count_text(result.either), percent(result.either.fraction())});
               table.print(ctx.out);
               if (seeds) {
-                ctx.out << "\nThe seed divides the same 350 divergent warp-phases by 2,944 and by "
+                ctx.out << "\nThe course divides the same 350 divergent warp-phases by 2,944 and by "
                            "2,352 + 14; the grid has "
                         << result.m_tile.total << " warp-phases, so the exact fraction is "
                         << percent(result.m_tile.fraction())
-                        << " (above the seed's \"less than 12%\").\n";
+                        << " (above the course's \"less than 12%\").\n";
               }
             }
           }
@@ -1064,7 +1064,7 @@ void add_tiling(CLI::App& model, Context& ctx) {
   auto* command = model.add_subcommand(
       "tiling", "Global-memory bandwidth reduction of tiled 1D and 2D convolution");
   add_integer(*command, "--tiles", options->tiles,
-              "output tile widths (default: the seed's, 16..256 in 1D, 8..64 in 2D)", 1)
+              "output tile widths (default: the course's, 16..256 in 1D, 8..64 in 2D)", 1)
       ->delimiter(',');
   add_integer(*command, "--masks", options->masks, "mask widths (default 5,9)", 1)->delimiter(',');
   command->add_option("--dims", options->dims, "1, 2 or both (default)")
@@ -1161,7 +1161,7 @@ void add_tiling(CLI::App& model, Context& ctx) {
 
 void add_model_command(CLI::App& app, Context& ctx) {
   auto* model = app.add_subcommand(
-      "model", "The seeds' performance models: bandwidth, occupancy, banks, coalescing, "
+      "model", "The course's performance models: bandwidth, occupancy, banks, coalescing, "
                "divergence, tiling (host-only)");
   model->require_subcommand(1);
   add_bandwidth(*model, ctx);
