@@ -33,6 +33,22 @@ void measure_rung(const RunContext& ctx, const std::string& what, Row& row, cons
                   const std::function<std::string(cudaStream_t)>& check,
                   const std::vector<TimedMode>& modes, cudaStream_t stream);
 
+// Every rung of `registry` that this run shows (variants only with --all), in order, as a fresh
+// row numbered as `ladder list` numbers it: `measure(rung, row)` fills the row, which then joins
+// `table`.
+template <class Registry, class Measure>
+void for_each_shown_rung(const RunContext& ctx, const Registry& registry, Table& table, Measure&& measure) {
+  const auto labels = rung_labels(infos_of(registry));
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const auto& rung = registry[i];
+    if (!ctx.shows(rung.info))
+      continue;
+    Row row = make_row(rung.info, labels[i], table.groups.size());
+    measure(rung, row);
+    table.rows.push_back(std::move(row));
+  }
+}
+
 // The usual check: poison `count` elements at `out`, launch once, copy them to `host` and return
 // compare(host's elements).
 template <class T, class Launch, class Compare>

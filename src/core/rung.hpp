@@ -54,4 +54,7 @@ template <class Registry> std::vector<RungInfo> infos_of(const Registry& registr
   return out;
 }
 
+// A study's `rungs` entry from its registry function: `.rungs = registry_infos<registry>`.
+template <auto Registry> std::vector<RungInfo> registry_infos() { return infos_of(Registry()); }
+
 } // namespace ladder::lab

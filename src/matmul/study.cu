@@ -78,12 +78,7 @@ Table run_case(const RunContext& ctx, const Case& c, Stream& stream) {
                             "gamma_k = k u / (1 - k u), u = 2^-24 (any order of k float products and sums)");
 
   const Operands operands{a.data(), b.data(), b_transposed.data(), out.data(), s};
-  const auto labels = rung_labels(infos_of(registry()));
-  for (std::size_t i = 0; i < registry().size(); ++i) {
-    const Rung& rung = registry()[i];
-    if (!ctx.shows(rung.info))
-      continue;
-    Row row = make_row(rung.info, labels[i], table.groups.size());
+  for_each_shown_rung(ctx, registry(), table, [&](const Rung& rung, Row& row) {
     const auto check = [&](cudaStream_t st) {
       return check_output(
           out.data(), c_count, host_out, [&](cudaStream_t l) { rung.launch(operands, l); },
@@ -92,8 +87,7 @@ Table run_case(const RunContext& ctx, const Case& c, Stream& stream) {
     };
     measure_rung(ctx, "matmul " + extent3_label(s), row, rung.unsupported(s), check,
                  {{0, [&](cudaStream_t st) { rung.launch(operands, st); }, ctx.options.timing}}, stream);
-    table.rows.push_back(std::move(row));
-  }
+  });
   return table;
 }
 
@@ -105,8 +99,6 @@ StudyResults run(const RunContext& ctx) {
   return results;
 }
 
-std::vector<RungInfo> rung_infos() { return infos_of(registry()); }
-
 } // namespace
 
 const Study& study() {
@@ -114,7 +106,7 @@ const Study& study() {
                        .title = "Tiled matrix multiplication (float, row-major) and thread coarsening",
                        .course = "\"GPU architecture and programming\", lecture 3 (UCAS), and \"Programming Massively "
                                  "Parallel Processors\" (Hwu, Kirk, El Hajj), chapters 5 and 6",
-                       .rungs = rung_infos,
+                       .rungs = registry_infos<registry>,
                        .run = run,
                        .check_size = check_size,
                        .size_syntax = "MxNxK or N (a cube)",

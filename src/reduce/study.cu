@@ -167,16 +167,10 @@ Table ladder_table(const RunContext& ctx, Pools& pools, std::int64_t n, std::str
   }
   table.case_label = label;
   const Expected<T> want = expected_sum<T>(pool_of<T>(pools), n, stream);
-  const auto labels = rung_labels(infos_of(registry()));
-  for (std::size_t i = 0; i < registry().size(); ++i) {
-    const Rung& rung = registry()[i];
-    if (!ctx.shows(rung.info))
-      continue;
-    Row row = make_row(rung.info, labels[i], table.groups.size());
+  for_each_shown_rung(ctx, registry(), table, [&](const Rung& rung, Row& row) {
     check_and_time<T>(ctx, std::string("reduce ") + type_name<T>() + " n = " + count_label(n), rung, pools, n,
                       want, windows, row, stream);
-    table.rows.push_back(std::move(row));
-  }
+  });
   add_all_levels_figures(table, n);
   table.params["seed"] = pools.seed; // replays the inputs: fill_random(seed, n)
   table.footnotes.push_back("random input seed " + std::to_string(pools.seed) +
@@ -305,8 +299,6 @@ StudyResults run(const RunContext& ctx) {
   return results;
 }
 
-std::vector<RungInfo> rung_infos() { return infos_of(registry()); }
-
 std::string notes() { return brent_notes(); }
 
 } // namespace
@@ -316,7 +308,7 @@ const Study& study() {
                        .title = "Parallel reduction (sum; int32 and float), the course's seven kernels and beyond",
                        .course = "Harris's seven kernels as taught in \"Optimizing CUDA code\" (Moreno Maza, UWO "
                                  "CS4402) and the reduction slides of Hui Liu",
-                       .rungs = rung_infos,
+                       .rungs = registry_infos<registry>,
                        .run = run,
                        .check_size = check_size,
                        .size_syntax = "N, 2^K or 4Mi (elements)",

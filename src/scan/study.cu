@@ -152,15 +152,7 @@ Table run_scan_case(const RunContext& ctx, std::int64_t n, const std::string& la
   table.params["seed"] = c.seed; // replays the inputs: fill_random(seed, n)
   table.footnotes.push_back("random input seed " + std::to_string(c.seed) +
                             (std::is_floating_point_v<T> ? ", uniform in [-1, 1)" : ", uniform in [-1000, 1000] without 0"));
-  const auto labels = rung_labels(infos_of(registry()));
-  for (std::size_t i = 0; i < registry().size(); ++i) {
-    const Rung& rung = registry()[i];
-    if (!ctx.shows(rung.info))
-      continue;
-    Row row = make_row(rung.info, labels[i], 1);
-    measure<T>(ctx, rung, c, row, stream);
-    table.rows.push_back(std::move(row));
-  }
+  for_each_shown_rung(ctx, registry(), table, [&](const Rung& rung, Row& row) { measure<T>(ctx, rung, c, row, stream); });
   if constexpr (!std::is_floating_point_v<T>) {
     if (const auto graph = capture_library_call(n, c.in, c.out)) {
       table.params["library_kernel_launches"] = graph->kernels;
@@ -212,10 +204,7 @@ Table run_compact_case(const RunContext& ctx, std::int64_t n, Stream& stream) {
   cpu.check = CheckStatus::passed;
   cpu.timings[0] = cpu_time;
   table.rows.push_back(std::move(cpu));
-  const auto labels = rung_labels(infos_of(compact_registry()));
-  for (std::size_t i = 0; i < compact_registry().size(); ++i) {
-    const CompactRung& rung = compact_registry()[i];
-    Row row = make_row(rung.info, labels[i], 1);
+  for_each_shown_rung(ctx, compact_registry(), table, [&](const CompactRung& rung, Row& row) {
     const auto check = [&](cudaStream_t st) {
       const std::string wrong_count = check_output(
           kept.data(), 1, host_kept, [&](cudaStream_t l) { rung.launch(in.data(), out.data(), n, kept.data(), l); },
@@ -237,8 +226,7 @@ Table run_compact_case(const RunContext& ctx, std::int64_t n, Stream& stream) {
                  {{0, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), n, kept.data(), st); },
                    ctx.options.timing}},
                  stream);
-    table.rows.push_back(std::move(row));
-  }
+  });
   table.params["seed"] = seed;
   table.footnotes.push_back("random input seed " + std::to_string(seed) +
                             ", uniform in [-1000, 1000] without 0 (about half kept)");

@@ -78,12 +78,7 @@ Table run_case(const RunContext& ctx, const Case& c, Stream& stream) {
       "column measures the caches, not DRAM (it can pass 100% of peak); the GTX 280 had no such "
       "caches, which is why the course's two columns agree");
 
-  const auto labels = rung_labels(infos_of(registry()));
-  for (std::size_t i = 0; i < registry().size(); ++i) {
-    const Rung& rung = registry()[i];
-    if (!ctx.shows(rung.info))
-      continue;
-    Row row = make_row(rung.info, labels[i], table.groups.size());
+  for_each_shown_rung(ctx, registry(), table, [&](const Rung& rung, Row& row) {
     const auto check = [&](cudaStream_t st) {
       return check_output(
           out.data(), n, host_out, [&](cudaStream_t l) { rung.launch(in.data(), out.data(), s, 1, l); },
@@ -105,8 +100,7 @@ Table run_case(const RunContext& ctx, const Case& c, Stream& stream) {
       modes.push_back({1, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), s, in_kernel_reps, st); },
                        in_kernel, in_kernel_reps});
     measure_rung(ctx, "transpose " + extent_label(s), row, rung.unsupported(s), check, modes, stream);
-    table.rows.push_back(std::move(row));
-  }
+  });
   return table;
 }
 
@@ -118,8 +112,6 @@ StudyResults run(const RunContext& ctx) {
   return results;
 }
 
-std::vector<RungInfo> rung_infos() { return infos_of(registry()); }
-
 } // namespace
 
 const Study& study() {
@@ -127,7 +119,7 @@ const Study& study() {
                        .title = "Matrix transpose (float, out-of-place, row-major)",
                        .course = "\"Optimizing CUDA code\" (Moreno Maza, UWO CS4402), after NVIDIA's "
                                  "\"Optimizing Matrix Transpose in CUDA\" (Ruetsch and Micikevicius)",
-                       .rungs = rung_infos,
+                       .rungs = registry_infos<registry>,
                        .run = run,
                        .check_size = check_size,
                        .size_syntax = "ROWSxCOLS"};
