@@ -3,6 +3,7 @@
 // own GPU's peak.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,24 @@ struct CourseTable {
 };
 
 const std::vector<CourseTable>& course_tables();
+
+// A course table of times on the CPU and the GPU by size (the scan's), set beside a sweep that
+// times the same two things.
+struct CourseTiming {
+  std::int64_t n = 0;
+  double cpu_ms = 0;
+  double gpu_ms = 0;
+};
+
+struct CourseSpeedupTable {
+  std::string_view study;
+  std::string_view title;
+  std::string_view machine; // the course's CPU and GPU
+  std::string_view citation;
+  std::string_view cpu_series, gpu_series; // the sweep series that time the same two things
+  std::vector<CourseTiming> rows;
+};
+
+const std::vector<CourseSpeedupTable>& course_speedup_tables();
 
 } // namespace ladder::lab

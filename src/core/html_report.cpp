@@ -373,6 +373,50 @@ std::string course_comparison(const std::string& study_name, const Table* headli
   return s.str();
 }
 
+// The course's CPU-vs-GPU timings beside a sweep that times the same pair on this machine.
+std::string course_speedups(const std::string& study_name, const std::vector<Sweep>& sweeps, const std::string& gpu) {
+  std::ostringstream s;
+  for (const CourseSpeedupTable& course : course_speedup_tables()) {
+    if (course.study != study_name)
+      continue;
+    for (const Sweep& sw : sweeps) {
+      std::optional<std::size_t> cpu, ours;
+      for (std::size_t k = 0; k < sw.series.size(); ++k) {
+        if (sw.series[k].name == course.cpu_series)
+          cpu = k;
+        if (sw.series[k].name == course.gpu_series)
+          ours = k;
+      }
+      if (!cpu || !ours)
+        continue;
+      s << "<h3>The course's table beside this run</h3><p>" << escape(std::string(course.title)) << ", "
+        << escape(std::string(course.machine)) << ", from " << escape(std::string(course.citation))
+        << "; beside it, the same pair on the " << escape(gpu) << " and this host (" << escape(sw.title)
+        << "). Speedup = CPU time / GPU time.</p>\n<div class=\"scroll\"><table><tr><th>n</th><th>course CPU</th>"
+           "<th>course GPU</th><th>course speedup</th><th>CPU now</th><th>ladder now</th><th>speedup now</th></tr>\n";
+      for (const CourseTiming& row : course.rows) {
+        s << "<tr data-course-n=\"" << row.n << "\"><td>" << row.n << "</td><td>" << format_time(row.cpu_ms) << "</td><td>"
+          << format_time(row.gpu_ms) << "</td><td>" << num(row.cpu_ms / row.gpu_ms, 2) << "x</td>";
+        const SweepPoint* point = nullptr;
+        for (const SweepPoint& p : sw.points)
+          if (p.size == row.n)
+            point = &p;
+        const auto time = [&](std::size_t k) -> std::optional<double> {
+          if (!point || k >= point->times.size() || !point->times[k] || point->checks[k] != CheckStatus::passed)
+            return std::nullopt;
+          return point->times[k]->median_ms;
+        };
+        const auto c = time(*cpu), g = time(*ours);
+        s << "<td>" << (c ? format_time(*c) : "-") << "</td><td>" << (g ? format_time(*g) : "-") << "</td><td>"
+          << (c && g ? num(*c / *g, 2) + "x" : "-") << "</td></tr>\n";
+      }
+      s << "</table></div>\n";
+      break;
+    }
+  }
+  return s.str();
+}
+
 std::string summary_table(const std::vector<SummaryLine>& lines) {
   std::ostringstream s;
   s << "<div class=\"scroll\"><table><tr><th>study</th><th>library call</th><th>x vendor</th><th>vendor</th>"
@@ -561,7 +605,8 @@ std::string render_html_report(const std::vector<RunDocument>& documents) {
       }
       for (const Sweep& sw : st.results.sweeps)
         s << "<h3>" << escape(sw.title) << "</h3>\n" << sweep_charts(sw) << sweep_table(sw);
-      s << course_comparison(st.name, headline_of(st.results), run.gpu) << "</section>\n";
+      s << course_comparison(st.name, headline_of(st.results), run.gpu)
+        << course_speedups(st.name, st.results.sweeps, run.gpu) << "</section>\n";
     }
   }
   if (runs.size() > 1) {
