@@ -366,4 +366,25 @@ TilingTraffic convolution_tiling_traffic_1d(std::int64_t width, int output_tile,
 TilingTraffic convolution_tiling_traffic_2d(std::int64_t width, std::int64_t height,
                                             int output_tile, int mask_width);
 
+// ================================================================================================
+// Matrix multiplication: global traffic and arithmetic intensity of each tiling level
+// ================================================================================================
+
+// C (m x n) = A (m x k) B (k x n), float. Loads count the elements each kernel requests from
+// global memory (the boundary checks skip those past the edges), as the course counts them:
+//   basic:          every output reads a row of A and a column of B: 2 m n k loads;
+//   tiled (T):      each block loads every element of its T rows of A once per block column and
+//                   of its T columns of B once per block row: m k ceil(n / T) + k n ceil(m / T);
+//   coarse (T, C):  a block covers C tiles of a row, so A is loaded ceil(n / (T C)) times.
+// Intensity = 2 m n k FLOPs / (4 B x (loads + m n stores)): PMPP's "4 FLOP/B" for 16 x 16 tiles.
+struct MatmulTraffic {
+  std::string_view kernel; // "basic", "tiled", "coarse"
+  std::int64_t loads_a = 0, loads_b = 0, stores = 0; // elements
+  double bytes = 0;
+  double flops = 0;
+  double intensity = 0; // FLOP per byte of global traffic
+};
+std::vector<MatmulTraffic> matmul_traffic(std::int64_t m, std::int64_t n, std::int64_t k, int tile,
+                                          int coarse_factor);
+
 } // namespace ladder::models

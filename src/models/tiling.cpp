@@ -118,4 +118,33 @@ TilingTraffic convolution_tiling_traffic_2d(std::int64_t width, std::int64_t hei
   return traffic;
 }
 
+std::vector<MatmulTraffic> matmul_traffic(std::int64_t m, std::int64_t n, std::int64_t k, int tile,
+                                          int coarse_factor) {
+  detail::require_positive("m", m);
+  detail::require_positive("n", n);
+  detail::require_positive("k", k);
+  detail::require_positive("tile", tile);
+  detail::require_positive("coarse_factor", coarse_factor);
+  const std::int64_t mk = detail::checked_mul("m and k", m, k);
+  const std::int64_t kn = detail::checked_mul("k and n", k, n);
+  const std::int64_t mn = detail::checked_mul("m and n", m, n);
+  const std::int64_t block_cols = detail::divide_round_up<std::int64_t>(n, tile);
+  const std::int64_t block_rows = detail::divide_round_up<std::int64_t>(m, tile);
+  const std::int64_t coarse_cols =
+      detail::divide_round_up<std::int64_t>(n, detail::checked_mul("tile and coarse_factor", tile, coarse_factor));
+  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const auto level = [&](std::string_view kernel, std::int64_t loads_a, std::int64_t loads_b) {
+    MatmulTraffic t{kernel, loads_a, loads_b, mn, 0, flops, 0};
+    t.bytes = 4.0 * (static_cast<double>(loads_a) + static_cast<double>(loads_b) + static_cast<double>(mn));
+    t.intensity = flops / t.bytes;
+    return t;
+  };
+  const std::int64_t basic = detail::checked_mul("m, n and k", mn, k);
+  return {level("basic", basic, basic),
+          level("tiled", detail::checked_mul("m, k and n / tile", mk, block_cols),
+                detail::checked_mul("k, n and m / tile", kn, block_rows)),
+          level("coarse", detail::checked_mul("m, k and n / (tile x coarse_factor)", mk, coarse_cols),
+                detail::checked_mul("k, n and m / tile", kn, block_rows))};
+}
+
 } // namespace ladder::models

@@ -19,6 +19,7 @@
 // ladder/device.hpp; everything else is host arithmetic.
 #include "commands.hpp"
 #include "options.hpp"
+#include "core/sizes.hpp"
 #include "text_table.hpp"
 
 #include "ladder/device.hpp"
@@ -1157,6 +1158,74 @@ void add_tiling(CLI::App& model, Context& ctx) {
   });
 }
 
+
+// ---- matmul ------------------------------------------------------------------------------------
+
+struct MatmulOptions {
+  std::string size = "4096";
+  int tile = 16;
+  int coarse = 4;
+  std::string gpu;
+  bool json = false;
+};
+
+void add_matmul(CLI::App& model, Context& ctx) {
+  auto options = std::make_shared<MatmulOptions>();
+  auto* command = model.add_subcommand(
+      "matmul", "Global traffic and arithmetic intensity of the matmul ladder's kernels (basic, tiled, "
+                "coarsened), and the FLOP/s a GPU's bandwidth allows each");
+  command->add_option("--size", options->size, "MxNxK, or N for a cube (default 4096)");
+  add_integer(*command, "--tile", options->tile, "TILE_WIDTH (default 16)", 1, 1024);
+  add_integer(*command, "--coarse", options->coarse, "COARSE_FACTOR (default 4)", 1, 1024);
+  command->add_option("--gpu", options->gpu, "also the bandwidth-bound FLOP/s on this GPU of the table (e.g. h200)");
+  command->add_flag("--json", options->json, "print JSON");
+  command->callback([options, &ctx] {
+    run_reporting_errors(ctx, "matmul", {{"tile", "--tile"}, {"coarse_factor", "--coarse"}, {"gpu", "--gpu"}}, [&] {
+      const lab::Extent3d e = lab::parse_extent3(options->size, "--size");
+      const auto levels = models::matmul_traffic(e.m, e.n, e.k, options->tile, options->coarse);
+      std::optional<double> bandwidth_gbs;
+      std::string gpu_name;
+      if (!options->gpu.empty()) {
+        const auto& gpu = models::find_gpu(options->gpu);
+        bandwidth_gbs = models::theoretical_bandwidth(gpu.memory).gb_per_second;
+        gpu_name = std::string(gpu.name);
+      }
+      json rows = json::array();
+      std::vector<std::string> header{"kernel", "loads of A", "loads of B", "global traffic", "FLOP/B"};
+      if (bandwidth_gbs)
+        header.push_back("bandwidth-bound TFLOP/s");
+      TextTable table(header);
+      for (const auto& t : levels) {
+        json row{{"kernel", t.kernel}, {"loads_a", t.loads_a}, {"loads_b", t.loads_b}, {"stores", t.stores},
+                 {"bytes", t.bytes}, {"flops", t.flops}, {"intensity", t.intensity}};
+        std::vector<std::string> cells{std::string(t.kernel), std::to_string(t.loads_a), std::to_string(t.loads_b),
+                                       fixed(t.bytes / 1e9, 2) + " GB", fixed(t.intensity, 2)};
+        if (bandwidth_gbs) {
+          const double bound = t.intensity * *bandwidth_gbs * 1e9;
+          row["bandwidth_bound_flops"] = bound;
+          cells.push_back(fixed(bound / 1e12, 1));
+        }
+        rows.push_back(row);
+        table.add(cells);
+      }
+      if (options->json) {
+        ctx.out << json{{"model", "matmul"}, {"m", e.m}, {"n", e.n}, {"k", e.k}, {"tile", options->tile},
+                        {"coarse_factor", options->coarse}, {"levels", rows}}
+                       .dump(2)
+                << '\n';
+        return;
+      }
+      ctx.out << "C = A B, " << lab::extent3_label(e) << " float, TILE_WIDTH " << options->tile << ", COARSE_FACTOR "
+              << options->coarse << ": " << fixed(levels.front().flops / 1e9, 1) << " GFLOP; compulsory traffic "
+              << fixed(4.0 * (static_cast<double>(e.m * e.k + e.k * e.n + e.m * e.n)) / 1e9, 3) << " GB\n";
+      table.print(ctx.out);
+      if (bandwidth_gbs)
+        ctx.out << "\nbandwidth-bound = FLOP/B x " << fixed(*bandwidth_gbs, 0) << " GB/s (" << gpu_name
+                << ", theoretical); caches cut the real traffic of the basic kernel far below its count\n";
+    });
+  });
+}
+
 } // namespace
 
 void add_model_command(CLI::App& app, Context& ctx) {
@@ -1170,6 +1239,7 @@ void add_model_command(CLI::App& app, Context& ctx) {
   add_coalescing(*model, ctx);
   add_divergence(*model, ctx);
   add_tiling(*model, ctx);
+  add_matmul(*model, ctx);
 }
 
 } // namespace ladder::cli
