@@ -136,6 +136,7 @@ struct Sweep {
   std::string study;
   std::string title;
   std::string parameter = "n";
+  nlohmann::json params = nlohmann::json::object(); // typed facts of the sweep (e.g. a launch floor)
   std::vector<SweepSeries> series;
   std::vector<SweepRatio> ratios;
   std::vector<SweepPoint> points;

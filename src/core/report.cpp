@@ -503,9 +503,9 @@ nlohmann::json to_json(const Sweep& sweep) {
       x[r.label] = opt(sweep_ratio(p, r));
     points.push_back({{sweep.parameter, p.size}, {"label", p.label}, {"times", times}, {"ratios", x}});
   }
-  return {{"study", sweep.study}, {"title", sweep.title},   {"parameter", sweep.parameter},
-          {"series", series},     {"ratios", ratios},       {"points", points},
-          {"footnotes", sweep.footnotes}};
+  return {{"study", sweep.study}, {"title", sweep.title}, {"parameter", sweep.parameter},
+          {"params", sweep.params}, {"series", series},     {"ratios", ratios},
+          {"points", points},       {"footnotes", sweep.footnotes}};
 }
 
 namespace {
@@ -660,6 +660,7 @@ Sweep sweep_from_json(const nlohmann::json& j) {
     s.study = j.at("study").get<std::string>();
     s.title = j.at("title").get<std::string>();
     s.parameter = j.value("parameter", "n");
+    s.params = j.value("params", nlohmann::json::object());
     for (const auto& series : j.at("series"))
       s.series.push_back({series.at("name").get<std::string>(), enum_from(series, "role", all_roles, role_name)});
     const auto index = [&](const std::string& name) {

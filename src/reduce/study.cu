@@ -180,6 +180,7 @@ Table ladder_table(const RunContext& ctx, Pools& pools, std::int64_t n, std::str
     std::snprintf(text, sizeof text, "float check: |gpu - exact| <= d u / (1 - d u) x sum|x| with d = %lld",
                   static_cast<long long>(rounding_depth_bound(n)));
     table.footnotes.push_back(text);
+    table.params["float_check_depth"] = rounding_depth_bound(n);
   }
   return table;
 }
@@ -254,6 +255,7 @@ std::vector<Sweep> sweep(const RunContext& ctx, Pools& pools, int from_log2, int
                 "an empty kernel, one launch timed the same way, takes %s: no one-launch call can beat it",
                 format_time(floor.median_ms).c_str());
   main.footnotes.push_back(text);
+  main.params["empty_kernel_ms"] = floor.median_ms;
   std::vector<Sweep> out = {std::move(main)};
   if (ctx.options.all)
     out.push_back(std::move(shapes));
