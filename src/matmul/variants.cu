@@ -4,7 +4,8 @@
 // swapped (what the coalescing rule predicts), the tiled kernel with the material's boundary
 // checks (TILE_WIDTH 16, and 32 as a variant), corner turning (B stored transposed, its tiles
 // loaded coalesced and read transposed from shared memory), and thread coarsening
-// (mm_tiled_coarse_kernel, COARSE_FACTOR 4; 2 and 8 as variants). Every kernel handles any shape.
+// (mm_tiled_coarse_kernel, COARSE_FACTOR 4; 2 and 8 as variants); then, past the course, 2D
+// register blocking. Every kernel handles any shape.
 // Then cuBLAS: FP32 math (the vendor) and TF32 tensor-core math (for context: other arithmetic).
 #include "matmul/variants.hpp"
 
@@ -178,6 +179,81 @@ template <int Tile, int Coarse> void launch_coarse(const Operands& o, cudaStream
   check_launch("coarse_kernel");
 }
 
+
+// --- beyond the course -------------------------------------------------------------------------
+
+// 2D register blocking: a block computes a BM x BN tile of C with BM x BN / (TM x TN) threads,
+// each thread a TM x TN micro-tile held in registers. Per step of BK along k, the block stages
+// BM x BK of A (transposed, so a thread's TM values of A are contiguous) and BK x BN of B in
+// shared memory, and each thread does TM x TN FMAs for TM + TN shared loads, where the tiled
+// kernel does one FMA per two. Loads past the matrices' edges read 0; writes outside C are skipped.
+template <int BM, int BN, int BK, int TM, int TN>
+__global__ void __launch_bounds__(BM * BN / (TM * TN))
+    register_blocked_kernel(const float* a, const float* b, float* c, std::int64_t m, std::int64_t n,
+                            std::int64_t k) {
+  constexpr int threads = BM * BN / (TM * TN);
+  __shared__ float as[BK][BM];
+  __shared__ float bs[BK][BN];
+  const int tid = threadIdx.x;
+  const int thread_row = tid / (BN / TN), thread_col = tid % (BN / TN);
+  const std::int64_t block_row = blockIdx.y * static_cast<std::int64_t>(BM);
+  const std::int64_t block_col = blockIdx.x * static_cast<std::int64_t>(BN);
+  float acc[TM][TN] = {};
+  float reg_a[TM], reg_b[TN];
+  for (std::int64_t k0 = 0; k0 < k; k0 += BK) {
+    for (int i = tid; i < BM * BK; i += threads) {
+      const int r = i / BK, col = i % BK;
+      const std::int64_t gr = block_row + r, gc = k0 + col;
+      as[col][r] = gr < m && gc < k ? a[gr * k + gc] : 0.0f;
+    }
+    for (int i = tid; i < BK * BN; i += threads) {
+      const int r = i / BN, col = i % BN;
+      const std::int64_t gr = k0 + r, gc = block_col + col;
+      bs[r][col] = gr < k && gc < n ? b[gr * n + gc] : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+        reg_a[i] = as[kk][thread_row * TM + i];
+#pragma unroll
+      for (int j = 0; j < TN; ++j)
+        reg_b[j] = bs[kk][thread_col * TN + j];
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += reg_a[i] * reg_b[j];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const std::int64_t r = block_row + thread_row * TM + i;
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      const std::int64_t col = block_col + thread_col * TN + j;
+      if (r < m && col < n)
+        c[r * n + col] = acc[i][j];
+    }
+  }
+}
+
+// The register-blocked shape: 128 x 128 block tiles, BK 8, 8 x 8 per thread (256 threads).
+struct Blocked {
+  static constexpr int bm = 128, bn = 128, bk = 8, tm = 8, tn = 8;
+  static constexpr int threads = bm * bn / (tm * tn);
+};
+
+void launch_register_blocked(const Operands& o, cudaStream_t stream) {
+  using S = Blocked;
+  register_blocked_kernel<S::bm, S::bn, S::bk, S::tm, S::tn>
+      <<<grid_of(o.shape.n, o.shape.m, S::bn, S::bm), S::threads, 0, stream>>>(o.a, o.b, o.c, o.shape.m,
+                                                                               o.shape.n, o.shape.k);
+  check_launch("register_blocked_kernel");
+}
+
 // Grids of these kernels: gridDim.y counts rows of tiles (at most 65535).
 template <int RowsPerBlock> const char* fits_grid(Shape s) {
   return (s.m + RowsPerBlock - 1) / RowsPerBlock > 65535 ? "more than 65535 rows of blocks exceed gridDim.y" : nullptr;
@@ -261,6 +337,16 @@ std::span<const Rung> registry() {
                     .params = {{{"tile", course_tile}, {"coarse_factor", 8}}},
                     .kernel = address(coarse_kernel<course_tile, 8>), .block_threads = course_tile * course_tile},
            .unsupported = fits_grid<course_tile>, .launch = launch_coarse<course_tile, 8>},
+      Rung{.info = {.name = "register_blocked",
+                    .idea = "128x128 block tiles, each thread an 8x8 micro-tile in registers: 64 FMAs per 16 "
+                            "shared loads",
+                    .role = Role::beyond,
+                    .params = {{{"block_m", Blocked::bm}, {"block_n", Blocked::bn}, {"block_k", Blocked::bk},
+                                {"thread_m", Blocked::tm}, {"thread_n", Blocked::tn}}},
+                    .kernel = address(register_blocked_kernel<Blocked::bm, Blocked::bn, Blocked::bk, Blocked::tm,
+                                                              Blocked::tn>),
+                    .block_threads = Blocked::threads},
+           .unsupported = fits_grid<Blocked::bm>, .launch = launch_register_blocked},
       Rung{.info = {.name = "cublasSgemm", .idea = "cuBLAS with FP32 math (CUBLAS_DEFAULT_MATH: no TF32)",
                     .role = Role::reference, .vendor = true},
            .unsupported = fits_cublas_int, .launch = launch_cublas<CUBLAS_DEFAULT_MATH>},
