@@ -39,7 +39,8 @@ void check(cudaError_t status, const char* what) {
 
 void check(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS) {
-    std::fprintf(stderr, "outside_benchmark: %s: cuBLAS status %d\n", what, static_cast<int>(status));
+    std::fprintf(stderr, "outside_benchmark: %s: cuBLAS status %d\n", what,
+                 static_cast<int>(status));
     std::exit(2);
   }
 }
@@ -75,9 +76,10 @@ void compare(const std::string& what, const std::string& vendor, const std::func
   theirs();
   const double ours_first = median_ms(ours, stream), theirs_second = median_ms(theirs, stream);
   const double theirs_first = median_ms(theirs, stream), ours_second = median_ms(ours, stream);
-  const double ladder_ms = std::min(ours_first, ours_second), vendor_ms = std::min(theirs_first, theirs_second);
-  std::printf("%-44s %-28s %10.4f %10.4f %7.3f %s\n", what.c_str(), vendor.c_str(), ladder_ms, vendor_ms,
-              vendor_ms / ladder_ms, agree ? "ok" : "DISAGREE");
+  const double ladder_ms = std::min(ours_first, ours_second),
+               vendor_ms = std::min(theirs_first, theirs_second);
+  std::printf("%-44s %-28s %10.4f %10.4f %7.3f %s\n", what.c_str(), vendor.c_str(), ladder_ms,
+              vendor_ms, vendor_ms / ladder_ms, agree ? "ok" : "DISAGREE");
 }
 
 template <class T> std::vector<T> download(const T* device, std::size_t n) {
@@ -107,7 +109,8 @@ struct Odd {
 };
 
 template <class T>
-void transpose_case(cublasHandle_t blas, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+void transpose_case(cublasHandle_t blas, std::int64_t rows, std::int64_t cols,
+                    cudaStream_t stream) {
   const auto n = static_cast<std::size_t>(rows * cols);
   T* in = device_random<T>(n, 1);
   T *ours = nullptr, *theirs = nullptr;
@@ -117,12 +120,14 @@ void transpose_case(cublasHandle_t blas, std::int64_t rows, std::int64_t cols, c
   check(cublasSetStream(blas, stream), "cublasSetStream");
   const auto geam = [&] {
     if constexpr (std::is_same_v<T, float>)
-      check(cublasSgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(rows), static_cast<int>(cols), &one, in,
-                        static_cast<int>(cols), &zero, theirs, static_cast<int>(rows), theirs, static_cast<int>(rows)),
+      check(cublasSgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(rows),
+                        static_cast<int>(cols), &one, in, static_cast<int>(cols), &zero, theirs,
+                        static_cast<int>(rows), theirs, static_cast<int>(rows)),
             "cublasSgeam");
     else
-      check(cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(rows), static_cast<int>(cols), &one, in,
-                        static_cast<int>(cols), &zero, theirs, static_cast<int>(rows), theirs, static_cast<int>(rows)),
+      check(cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(rows),
+                        static_cast<int>(cols), &one, in, static_cast<int>(cols), &zero, theirs,
+                        static_cast<int>(rows), theirs, static_cast<int>(rows)),
             "cublasDgeam");
   };
   const auto lib = [&] { ladder::transpose(in, ours, rows, cols, stream); };
@@ -130,8 +135,8 @@ void transpose_case(cublasHandle_t blas, std::int64_t rows, std::int64_t cols, c
   geam();
   check(cudaStreamSynchronize(stream), "transpose");
   const bool agree = download(ours, n) == download(theirs, n);
-  compare("transpose<" + std::string(sizeof(T) == 4 ? "float" : "double") + "> " + std::to_string(rows) + " x " +
-              std::to_string(cols),
+  compare("transpose<" + std::string(sizeof(T) == 4 ? "float" : "double") + "> " +
+              std::to_string(rows) + " x " + std::to_string(cols),
           sizeof(T) == 4 ? "cublasSgeam" : "cublasDgeam", lib, geam, agree, stream);
   cudaFree(in);
   cudaFree(ours);
@@ -148,7 +153,9 @@ void reduce_case(std::int64_t n, cudaStream_t stream) {
   void* temp = nullptr;
   check(cudaMalloc(&temp, temp_bytes), "cudaMalloc");
   const auto lib = [&] { ladder::reduce(in, n, ladder::Op::sum, ours, stream); };
-  const auto cub_call = [&] { check(cub::DeviceReduce::Sum(temp, temp_bytes, in, theirs, n, stream), "cub"); };
+  const auto cub_call = [&] {
+    check(cub::DeviceReduce::Sum(temp, temp_bytes, in, theirs, n, stream), "cub");
+  };
   lib();
   cub_call();
   check(cudaStreamSynchronize(stream), "reduce");
@@ -163,8 +170,11 @@ void reduce_case(std::int64_t n, cudaStream_t stream) {
 void scan_case(std::int64_t n, int offset, cudaStream_t stream) {
   int* base = device_random<int>(static_cast<std::size_t>(n) + 4, 3);
   int *ours_base = nullptr, *theirs = nullptr;
-  check(cudaMalloc(reinterpret_cast<void**>(&ours_base), (static_cast<std::size_t>(n) + 4) * sizeof(int)), "cudaMalloc");
-  check(cudaMalloc(reinterpret_cast<void**>(&theirs), static_cast<std::size_t>(n) * sizeof(int)), "cudaMalloc");
+  check(cudaMalloc(reinterpret_cast<void**>(&ours_base),
+                   (static_cast<std::size_t>(n) + 4) * sizeof(int)),
+        "cudaMalloc");
+  check(cudaMalloc(reinterpret_cast<void**>(&theirs), static_cast<std::size_t>(n) * sizeof(int)),
+        "cudaMalloc");
   const int* in = base + offset;
   int* ours = ours_base + offset;
   std::size_t temp_bytes = 0;
@@ -172,13 +182,17 @@ void scan_case(std::int64_t n, int offset, cudaStream_t stream) {
   void* temp = nullptr;
   check(cudaMalloc(&temp, temp_bytes), "cudaMalloc");
   const auto lib = [&] { ladder::exclusive_scan(in, ours, n, stream); };
-  const auto cub_call = [&] { check(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, theirs, n, stream), "cub"); };
+  const auto cub_call = [&] {
+    check(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, theirs, n, stream), "cub");
+  };
   lib();
   cub_call();
   check(cudaStreamSynchronize(stream), "scan");
-  compare("exclusive_scan<int32> n = " + std::to_string(n) + (offset ? ", pointers + 1 element" : ""),
-          "cub::DeviceScan::ExclusiveSum", lib, cub_call,
-          download(ours, static_cast<std::size_t>(n)) == download(theirs, static_cast<std::size_t>(n)), stream);
+  compare(
+      "exclusive_scan<int32> n = " + std::to_string(n) + (offset ? ", pointers + 1 element" : ""),
+      "cub::DeviceScan::ExclusiveSum", lib, cub_call,
+      download(ours, static_cast<std::size_t>(n)) == download(theirs, static_cast<std::size_t>(n)),
+      stream);
   cudaFree(base);
   cudaFree(ours_base);
   cudaFree(theirs);
@@ -190,25 +204,31 @@ void compact_case(std::int64_t n, cudaStream_t stream) {
   int *ours = nullptr, *theirs = nullptr;
   std::int64_t* ours_count = nullptr;
   int* theirs_count = nullptr;
-  check(cudaMalloc(reinterpret_cast<void**>(&ours), static_cast<std::size_t>(n) * sizeof(int)), "cudaMalloc");
-  check(cudaMalloc(reinterpret_cast<void**>(&theirs), static_cast<std::size_t>(n) * sizeof(int)), "cudaMalloc");
+  check(cudaMalloc(reinterpret_cast<void**>(&ours), static_cast<std::size_t>(n) * sizeof(int)),
+        "cudaMalloc");
+  check(cudaMalloc(reinterpret_cast<void**>(&theirs), static_cast<std::size_t>(n) * sizeof(int)),
+        "cudaMalloc");
   check(cudaMalloc(reinterpret_cast<void**>(&ours_count), sizeof(std::int64_t)), "cudaMalloc");
   check(cudaMalloc(reinterpret_cast<void**>(&theirs_count), sizeof(int)), "cudaMalloc");
   std::size_t temp_bytes = 0;
-  check(cub::DeviceSelect::If(nullptr, temp_bytes, in, theirs, theirs_count, n, Odd{}, stream), "cub sizing");
+  check(cub::DeviceSelect::If(nullptr, temp_bytes, in, theirs, theirs_count, n, Odd{}, stream),
+        "cub sizing");
   void* temp = nullptr;
   check(cudaMalloc(&temp, temp_bytes), "cudaMalloc");
   const auto lib = [&] { ladder::compact_async(in, ours, n, Odd{}, ours_count, stream); };
   const auto cub_call = [&] {
-    check(cub::DeviceSelect::If(temp, temp_bytes, in, theirs, theirs_count, n, Odd{}, stream), "cub");
+    check(cub::DeviceSelect::If(temp, temp_bytes, in, theirs, theirs_count, n, Odd{}, stream),
+          "cub");
   };
   lib();
   cub_call();
   check(cudaStreamSynchronize(stream), "compact");
   const auto kept = download(ours_count, 1)[0];
-  const bool agree = kept == download(theirs_count, 1)[0] &&
-                     download(ours, static_cast<std::size_t>(kept)) == download(theirs, static_cast<std::size_t>(kept));
-  compare("compact<int32> keep odd n = " + std::to_string(n), "cub::DeviceSelect::If", lib, cub_call, agree, stream);
+  const bool agree =
+      kept == download(theirs_count, 1)[0] && download(ours, static_cast<std::size_t>(kept)) ==
+                                                  download(theirs, static_cast<std::size_t>(kept));
+  compare("compact<int32> keep odd n = " + std::to_string(n), "cub::DeviceSelect::If", lib,
+          cub_call, agree, stream);
   cudaFree(in);
   cudaFree(ours);
   cudaFree(theirs);
@@ -241,7 +261,8 @@ int main(int argc, char** argv) {
     scan_case(n, 1, stream);
   }
   compact_case(std::int64_t{1} << 28, stream);
-  std::puts("median of each order, the faster order kept; x vend = vendor ms / ladder ms (above 1: ladder faster)");
+  std::puts("median of each order, the faster order kept; x vend = vendor ms / ladder ms (above 1: "
+            "ladder faster)");
   cublasDestroy(blas);
   cudaStreamDestroy(stream);
   return all_agree ? 0 : 1;

@@ -1,7 +1,8 @@
 // ladder/reduce.hpp: reduce a device array to one value.
 //
 //   int total = ladder::reduce(d_in, n, ladder::Op::sum);          // waits, returns the value
-//   ladder::reduce(d_in, n, ladder::Op::max, d_out, stream);        // asynchronous, stays on device
+//   ladder::reduce(d_in, n, ladder::Op::max, d_out, stream);        // asynchronous, stays on
+//   device
 //
 // Types: int32_t, uint32_t, int64_t, uint64_t, float, double. Operators: sum, product, min, max,
 // bit_and, bit_or (bit_and / bit_or for integer types only). Any n >= 0 (n = 0 gives the
@@ -48,8 +49,8 @@ template <class T> T reduce_to_host(const T* in, std::int64_t n, Op op, cudaStre
 template <class T> T reduce_identity_of(Op op);
 } // namespace detail
 
-#define LADDER_REDUCE_ELEMENT_CHECK(T)                                                              \
-  static_assert(is_reduce_element<T>,                                                            \
+#define LADDER_REDUCE_ELEMENT_CHECK(T)                                                             \
+  static_assert(is_reduce_element<T>,                                                              \
                 "ladder::reduce: T must be int32_t, uint32_t, int64_t, uint64_t, float or double")
 
 // Asynchronous: *out_device receives the result in stream order.

@@ -15,8 +15,8 @@
 // pointers, the reduce-ahead scan (docs/scan.md): one cooperative launch of a GPU-filling grid
 // that streams 64 KB tiles through shared memory with the bulk copy engine and reduces each tile
 // two rows of tiles before it scans it, so no tile waits on a chain of predecessors (H200, 2^28
-// int32: 1.26-1.27x cub::DeviceScan, 92-93% of a device-to-device copy). Below 2^22, misaligned, under
-// stream capture, or where the grid cannot be launched cooperatively: the decoupled look-back
+// int32: 1.26-1.27x cub::DeviceScan, 92-93% of a device-to-device copy). Below 2^22, misaligned,
+// under stream capture, or where the grid cannot be launched cooperatively: the decoupled look-back
 // scan of Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
 // NVIDIA NVR-2016-002. Inputs that fit one tile take exactly one kernel launch and no
 // allocation: 16384 4-byte or 8192 8-byte elements with 16-byte aligned pointers, half that
@@ -56,15 +56,17 @@ template <class T> void inclusive_scan_of(const T* in, T* out, std::int64_t n, c
 
 template <class T>
 void exclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream = nullptr) {
-  static_assert(is_scan_value<T>, "ladder::exclusive_scan: T must be int32_t, uint32_t, int64_t, uint64_t, "
-                                  "float or double");
+  static_assert(is_scan_value<T>,
+                "ladder::exclusive_scan: T must be int32_t, uint32_t, int64_t, uint64_t, "
+                "float or double");
   detail::exclusive_scan_of<T>(in, out, n, stream);
 }
 
 template <class T>
 void inclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream = nullptr) {
-  static_assert(is_scan_value<T>, "ladder::inclusive_scan: T must be int32_t, uint32_t, int64_t, uint64_t, "
-                                  "float or double");
+  static_assert(is_scan_value<T>,
+                "ladder::inclusive_scan: T must be int32_t, uint32_t, int64_t, uint64_t, "
+                "float or double");
   detail::inclusive_scan_of<T>(in, out, n, stream);
 }
 

@@ -25,10 +25,10 @@ void transpose_bytes(const void* in, void* out, std::int64_t rows, std::int64_t 
 template <class T>
 void transpose(const T* in, T* out, std::int64_t rows, std::int64_t cols,
                cudaStream_t stream = nullptr) {
-  static_assert(std::is_trivially_copyable_v<T> &&
-                    (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
-                     sizeof(T) == 16),
-                "ladder::transpose: T must be trivially copyable, of 1, 2, 4, 8 or 16 bytes");
+  static_assert(
+      std::is_trivially_copyable_v<T> &&
+          (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16),
+      "ladder::transpose: T must be trivially copyable, of 1, 2, 4, 8 or 16 bytes");
   detail::transpose_bytes(in, out, rows, cols, sizeof(T), stream);
 }
 

@@ -19,7 +19,7 @@ struct CourseTable {
   std::string_view study;
   std::string_view title;
   std::string_view gpu;
-  double peak_gbs = 0;         // the GPU's theoretical peak, as the course gives it
+  double peak_gbs = 0; // the GPU's theoretical peak, as the course gives it
   std::string_view citation;
   std::vector<CourseRow> rows;
 };

@@ -16,7 +16,8 @@ cublasHandle_t cublas_handle() {
 
 void check_cublas(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string(what) + " failed with cuBLAS status " + std::to_string(status));
+    throw std::runtime_error(std::string(what) + " failed with cuBLAS status " +
+                             std::to_string(status));
 }
 
 } // namespace ladder::lab

@@ -15,7 +15,8 @@ namespace {
 DeviceBuffer<std::uint8_t>& l2_flush_buffer() {
   static DeviceBuffer<std::uint8_t> buffer = [] {
     auto info = current_device_info();
-    return DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(std::max<std::int64_t>(info.l2_bytes, 1) * 2));
+    return DeviceBuffer<std::uint8_t>(
+        static_cast<std::size_t>(std::max<std::int64_t>(info.l2_bytes, 1) * 2));
   }();
   return buffer;
 }
@@ -129,7 +130,8 @@ Measurement summarize_samples(std::vector<double> ms) {
   m.samples = static_cast<int>(ms.size());
   m.min_ms = ms.front();
   m.max_ms = ms.back();
-  m.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+  m.median_ms =
+      ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
   return m;
 }
 
@@ -154,7 +156,8 @@ void fill_random(T* data, std::int64_t n, std::uint64_t seed, double lo, double 
   if (n <= 0)
     return;
   const int threads = 256;
-  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((n + threads - 1) / threads, 65536));
+  const auto blocks =
+      static_cast<unsigned>(std::min<std::int64_t>((n + threads - 1) / threads, 65536));
   fill_random_kernel<T><<<blocks, threads, 0, stream>>>(data, n, seed, lo, hi);
   check_launch("fill_random_kernel");
 }

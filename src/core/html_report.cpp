@@ -23,11 +23,20 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      out += c;
     }
   }
   return out;
@@ -46,7 +55,9 @@ std::string exact(double value) {
   return buffer;
 }
 
-std::string figure(double v) { return num(v, std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 10 ? 1 : 2); }
+std::string figure(double v) {
+  return num(v, std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 10 ? 1 : 2);
+}
 
 std::string opt_text(std::optional<double> v, int decimals, const char* suffix = "") {
   return v && std::isfinite(*v) ? num(*v, decimals) + suffix : "-";
@@ -98,11 +109,16 @@ nav a { margin-right: 12px; } .legend span { margin-right: 14px; white-space: no
 
 const char* role_colour_var(Role role) {
   switch (role) {
-  case Role::seed: return "var(--seed)";
-  case Role::beyond: return "var(--beyond)";
-  case Role::variant: return "var(--variant)";
-  case Role::library: return "var(--library)";
-  case Role::reference: return "var(--reference)";
+  case Role::seed:
+    return "var(--seed)";
+  case Role::beyond:
+    return "var(--beyond)";
+  case Role::variant:
+    return "var(--variant)";
+  case Role::library:
+    return "var(--library)";
+  case Role::reference:
+    return "var(--reference)";
   }
   return "var(--fg)";
 }
@@ -110,9 +126,10 @@ const char* role_colour_var(Role role) {
 std::string role_legend() {
   std::string out = "<p class=\"legend\">";
   for (Role r : {Role::seed, Role::beyond, Role::variant, Role::library, Role::reference})
-    out += std::string("<span><span class=\"swatch\" style=\"background:") + role_colour_var(r) + "\"></span>" +
-           std::string(role_name(r)) + "</span>";
-  return out + "<span><span class=\"swatch\" style=\"background:var(--peak)\"></span>measured peak</span></p>\n";
+    out += std::string("<span><span class=\"swatch\" style=\"background:") + role_colour_var(r) +
+           "\"></span>" + std::string(role_name(r)) + "</span>";
+  return out + "<span><span class=\"swatch\" style=\"background:var(--peak)\"></span>measured "
+               "peak</span></p>\n";
 }
 
 // One ladder: a horizontal bar per rung, its throughput in the table's unit with its step written
@@ -125,34 +142,38 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
     if (r.throughput)
       top = std::max(top, *r.throughput);
   top = top > 0 ? top * 1.08 : 1;
-  const double width = 900, label_w = 250, x0 = label_w + 10, x1 = width - 20, row_h = 22, head = 34;
+  const double width = 900, label_w = 250, x0 = label_w + 10, x1 = width - 20, row_h = 22,
+               head = 34;
   const double height = head + row_h * static_cast<double>(t.rows.size()) + 26;
   const auto x = [&](double v) { return x0 + (x1 - x0) * v / top; };
   std::ostringstream s;
-  s << "<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << height << "\" role=\"img\" aria-label=\""
-    << escape(t.title) << "\">\n";
+  s << "<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << height
+    << "\" role=\"img\" aria-label=\"" << escape(t.title) << "\">\n";
   for (int k = 0; k <= 4; ++k) {
     const double v = top / 1.08 * k / 4, gx = x(v);
-    s << "<line class=\"axis\" x1=\"" << gx << "\" y1=\"" << head - 6 << "\" x2=\"" << gx << "\" y2=\""
-      << height - 22 << "\"/><text class=\"label\" x=\"" << gx << "\" y=\"" << height - 8
-      << "\" text-anchor=\"middle\">" << figure(v / scale.divisor) << "</text>\n";
+    s << "<line class=\"axis\" x1=\"" << gx << "\" y1=\"" << head - 6 << "\" x2=\"" << gx
+      << "\" y2=\"" << height - 22 << "\"/><text class=\"label\" x=\"" << gx << "\" y=\""
+      << height - 8 << "\" text-anchor=\"middle\">" << figure(v / scale.divisor) << "</text>\n";
   }
-  s << "<text class=\"label\" x=\"" << x1 << "\" y=\"" << height - 8 << "\" text-anchor=\"end\" dy=\"-12\">"
-    << escape(scale.header) << "</text>\n";
+  s << "<text class=\"label\" x=\"" << x1 << "\" y=\"" << height - 8
+    << "\" text-anchor=\"end\" dy=\"-12\">" << escape(scale.header) << "</text>\n";
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const Row& row = t.rows[i];
     const double y = head + row_h * static_cast<double>(i);
-    s << "<g class=\"rung\" data-rung=\"" << escape(row.name) << "\" data-check=\"" << check_label(row.check) << "\"";
+    s << "<g class=\"rung\" data-rung=\"" << escape(row.name) << "\" data-check=\""
+      << check_label(row.check) << "\"";
     if (m[i].throughput)
       s << " data-throughput=\"" << exact(*m[i].throughput) << "\"";
     if (m[i].percent_of_peak)
       s << " data-percent=\"" << exact(*m[i].percent_of_peak) << "\"";
-    s << "><title>" << escape((row.label.empty() ? "" : row.label + " ") + row.name + ": " + row.idea) << "</title>";
+    s << "><title>"
+      << escape((row.label.empty() ? "" : row.label + " ") + row.name + ": " + row.idea)
+      << "</title>";
     s << "<text x=\"" << label_w << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">"
       << escape((row.label.empty() ? "" : row.label + "  ") + row.name) << "</text>";
     if (row.check == CheckStatus::wrong) {
-      s << "<text class=\"wrong\" x=\"" << x0 + 4 << "\" y=\"" << y + 15 << "\">WRONG: " << escape(row.note)
-        << "</text>";
+      s << "<text class=\"wrong\" x=\"" << x0 + 4 << "\" y=\"" << y + 15
+        << "\">WRONG: " << escape(row.note) << "</text>";
     } else if (!m[i].throughput) {
       s << "<text class=\"label\" x=\"" << x0 + 4 << "\" y=\"" << y + 15 << "\">"
         << (row.check == CheckStatus::skipped ? "skipped" : "not timed")
@@ -162,8 +183,9 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
       std::string text = figure(*m[i].throughput / scale.divisor) + " " + scale.header;
       if (m[i].step_speedup)
         text += "  step " + num(*m[i].step_speedup, 2) + "x";
-      s << "<rect class=\"bar role-" << role_name(row.role) << "\" data-bar-for=\"" << escape(row.name) << "\" x=\""
-        << x0 << "\" y=\"" << y + 3 << "\" width=\"" << w << "\" height=\"" << row_h - 6 << "\" rx=\"2\"/>";
+      s << "<rect class=\"bar role-" << role_name(row.role) << "\" data-bar-for=\""
+        << escape(row.name) << "\" x=\"" << x0 << "\" y=\"" << y + 3 << "\" width=\"" << w
+        << "\" height=\"" << row_h - 6 << "\" rx=\"2\"/>";
       const bool inside = w > 230;
       s << "<text x=\"" << (inside ? x0 + w - 6 : x0 + w + 6) << "\" y=\"" << y + 15 << "\""
         << (inside ? " text-anchor=\"end\" style=\"fill:#fff\"" : "") << ">" << text << "</text>";
@@ -172,14 +194,15 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
   }
   const auto vline = [&](double v, const char* cls, const std::string& label, int lane) {
     const double gx = x(v);
-    s << "<line class=\"" << cls << "\" x1=\"" << gx << "\" y1=\"" << head - 4 << "\" x2=\"" << gx << "\" y2=\""
-      << height - 22 << "\"/><text class=\"label\" x=\"" << gx << "\" y=\"" << 12 + 12 * lane
-      << "\" text-anchor=\"end\">" << escape(label) << "</text>\n";
+    s << "<line class=\"" << cls << "\" x1=\"" << gx << "\" y1=\"" << head - 4 << "\" x2=\"" << gx
+      << "\" y2=\"" << height - 22 << "\"/><text class=\"label\" x=\"" << gx << "\" y=\""
+      << 12 + 12 * lane << "\" text-anchor=\"end\">" << escape(label) << "</text>\n";
   };
   if (t.peak.reference() > 0)
     vline(t.peak.reference(), "peak",
-          std::string(t.peak.measured > 0 ? "measured " : "theoretical ") + std::string(bound_name(t.peak.bound)) +
-              " " + figure(t.peak.reference() / scale.divisor) + " " + scale.header,
+          std::string(t.peak.measured > 0 ? "measured " : "theoretical ") +
+              std::string(bound_name(t.peak.bound)) + " " +
+              figure(t.peak.reference() / scale.divisor) + " " + scale.header,
           0);
   for (std::size_t i = 0; i < t.rows.size(); ++i)
     if (t.rows[i].role == Role::reference && t.rows[i].vendor && m[i].throughput)
@@ -192,22 +215,27 @@ std::string rows_table(const Table& t, const std::vector<RowMetrics>& m) {
   const ThroughputScale scale = throughput_scale(unit_of(t.peak.bound), t.peak.reference());
   const auto refs = reference_rows(t);
   std::ostringstream s;
-  s << "<div class=\"scroll\"><table><tr><th>#</th><th>rung</th><th>role</th><th>check</th><th>time</th><th>"
+  s << "<div "
+       "class=\"scroll\"><table><tr><th>#</th><th>rung</th><th>role</th><th>check</th><th>time</"
+       "th><th>"
     << escape(scale.header) << "</th><th>% peak</th><th>step</th><th>cumul</th>";
   for (auto r : refs)
     s << "<th>x " << escape(short_reference_name(t.rows[r].name)) << "</th>";
   s << "<th>idea</th></tr>\n";
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const Row& row = t.rows[i];
-    s << "<tr data-rung=\"" << escape(row.name) << "\"><td>" << escape(row.label) << "</td><td>" << escape(row.name)
-      << "</td><td>" << role_name(row.role) << "</td><td" << (row.check == CheckStatus::wrong ? " class=\"wrong\"" : "")
-      << ">" << check_label(row.check) << "</td><td>" << (m[i].time_ms ? format_time(*m[i].time_ms) : "-")
-      << "</td><td>" << (m[i].throughput ? figure(*m[i].throughput / scale.divisor) : "-") << "</td><td>"
-      << opt_text(m[i].percent_of_peak, 1) << "</td><td>" << opt_text(m[i].step_speedup, 2, "x") << "</td><td>"
+    s << "<tr data-rung=\"" << escape(row.name) << "\"><td>" << escape(row.label) << "</td><td>"
+      << escape(row.name) << "</td><td>" << role_name(row.role) << "</td><td"
+      << (row.check == CheckStatus::wrong ? " class=\"wrong\"" : "") << ">"
+      << check_label(row.check) << "</td><td>" << (m[i].time_ms ? format_time(*m[i].time_ms) : "-")
+      << "</td><td>" << (m[i].throughput ? figure(*m[i].throughput / scale.divisor) : "-")
+      << "</td><td>" << opt_text(m[i].percent_of_peak, 1) << "</td><td>"
+      << opt_text(m[i].step_speedup, 2, "x") << "</td><td>"
       << opt_text(m[i].cumulative_speedup, 2, "x") << "</td>";
     for (const auto& v : m[i].vs_reference)
       s << "<td>" << opt_text(v, 2) << "</td>";
-    s << "<td class=\"idea\">" << escape(row.idea) << (row.note.empty() ? "" : " <span class=\"muted\">(" + escape(row.note) + ")</span>")
+    s << "<td class=\"idea\">" << escape(row.idea)
+      << (row.note.empty() ? "" : " <span class=\"muted\">(" + escape(row.note) + ")</span>")
       << "</td></tr>\n";
   }
   s << "</table></div>\n";
@@ -230,36 +258,40 @@ std::string sweep_charts(const Sweep& sw) {
   const double hi_x = std::log2(static_cast<double>(sw.points.back().size));
   const double width = 900, height = 300, left = 70, right = 20, top = 20, bottom = 40;
   const auto px = [&](std::int64_t n) {
-    return left + (width - left - right) * (std::log2(static_cast<double>(n)) - lo_x) / std::max(1e-9, hi_x - lo_x);
+    return left + (width - left - right) * (std::log2(static_cast<double>(n)) - lo_x) /
+                      std::max(1e-9, hi_x - lo_x);
   };
   const double ly0 = std::floor(std::log10(lo_t)), ly1 = std::ceil(std::log10(hi_t));
   const auto py = [&](double ms) {
     return top + (height - top - bottom) * (1 - (std::log10(ms) - ly0) / std::max(1e-9, ly1 - ly0));
   };
-  s << "<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << height << "\" role=\"img\" aria-label=\""
-    << escape(sw.title) << " time\">\n";
+  s << "<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << height
+    << "\" role=\"img\" aria-label=\"" << escape(sw.title) << " time\">\n";
   for (double e = ly0; e <= ly1; e += 1) {
     const double y = py(std::pow(10.0, e));
-    s << "<line class=\"axis\" x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y << "\" y2=\"" << y
-      << "\"/><text class=\"label\" x=\"" << left - 6 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">"
-      << format_time(std::pow(10.0, e)) << "</text>\n";
+    s << "<line class=\"axis\" x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y
+      << "\" y2=\"" << y << "\"/><text class=\"label\" x=\"" << left - 6 << "\" y=\"" << y + 4
+      << "\" text-anchor=\"end\">" << format_time(std::pow(10.0, e)) << "</text>\n";
   }
   for (const auto& p : sw.points)
-    s << "<text class=\"label\" x=\"" << px(p.size) << "\" y=\"" << height - 20 << "\" text-anchor=\"middle\">"
-      << escape(p.label) << "</text>\n";
+    s << "<text class=\"label\" x=\"" << px(p.size) << "\" y=\"" << height - 20
+      << "\" text-anchor=\"middle\">" << escape(p.label) << "</text>\n";
   for (std::size_t k = 0; k < sw.series.size(); ++k) {
     std::string points;
     for (const auto& p : sw.points)
       if (k < p.times.size() && p.times[k] && p.checks[k] == CheckStatus::passed)
         points += exact(px(p.size)) + "," + exact(py(p.times[k]->median_ms)) + " ";
-    s << "<polyline class=\"line series" << k % 4 << "\" data-series=\"" << escape(sw.series[k].name)
-      << "\" points=\"" << points << "\"/>\n";
+    s << "<polyline class=\"line series" << k % 4 << "\" data-series=\""
+      << escape(sw.series[k].name) << "\" points=\"" << points << "\"/>\n";
   }
-  s << "<text class=\"label\" x=\"" << left << "\" y=\"" << height - 4 << "\">" << escape(sw.parameter)
+  s << "<text class=\"label\" x=\"" << left << "\" y=\"" << height - 4 << "\">"
+    << escape(sw.parameter)
     << " (log scale); time per call (log scale)</text></svg></div>\n<p class=\"legend\">";
   for (std::size_t k = 0; k < sw.series.size(); ++k)
-    s << "<span><svg width=\"14\" height=\"10\" style=\"display:inline;width:14px\"><rect class=\"series" << k % 4
-      << "\" width=\"14\" height=\"10\"/></svg> " << escape(sw.series[k].name) << "</span>";
+    s << "<span><svg width=\"14\" height=\"10\" style=\"display:inline;width:14px\"><rect "
+         "class=\"series"
+      << k % 4 << "\" width=\"14\" height=\"10\"/></svg> " << escape(sw.series[k].name)
+      << "</span>";
   s << "</p>\n";
   if (sw.ratios.empty())
     return s.str();
@@ -271,26 +303,33 @@ std::string sweep_charts(const Sweep& sw) {
         hi_r = std::max(hi_r, *v);
       }
   const double rh = 220;
-  const auto ry = [&](double v) { return top + (rh - top - bottom) * (1 - (v - lo_r) / (hi_r - lo_r)); };
-  s << "<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << rh << "\" role=\"img\" aria-label=\""
-    << escape(sw.title) << " ratios\">\n<line class=\"peak\" x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << ry(1)
-    << "\" y2=\"" << ry(1) << "\"/><text class=\"label\" x=\"" << left - 6 << "\" y=\"" << ry(1) + 4
-    << "\" text-anchor=\"end\">1.0x</text><text class=\"label\" x=\"" << left - 6 << "\" y=\"" << ry(hi_r) + 4
-    << "\" text-anchor=\"end\">" << num(hi_r, 2) << "x</text><text class=\"label\" x=\"" << left - 6 << "\" y=\""
-    << ry(lo_r) + 4 << "\" text-anchor=\"end\">" << num(lo_r, 2) << "x</text>\n";
+  const auto ry = [&](double v) {
+    return top + (rh - top - bottom) * (1 - (v - lo_r) / (hi_r - lo_r));
+  };
+  s << "<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << rh
+    << "\" role=\"img\" aria-label=\"" << escape(sw.title)
+    << " ratios\">\n<line class=\"peak\" x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\""
+    << ry(1) << "\" y2=\"" << ry(1) << "\"/><text class=\"label\" x=\"" << left - 6 << "\" y=\""
+    << ry(1) + 4 << "\" text-anchor=\"end\">1.0x</text><text class=\"label\" x=\"" << left - 6
+    << "\" y=\"" << ry(hi_r) + 4 << "\" text-anchor=\"end\">" << num(hi_r, 2)
+    << "x</text><text class=\"label\" x=\"" << left - 6 << "\" y=\"" << ry(lo_r) + 4
+    << "\" text-anchor=\"end\">" << num(lo_r, 2) << "x</text>\n";
   for (std::size_t k = 0; k < sw.ratios.size(); ++k) {
     std::string points;
     for (const auto& p : sw.points)
       if (auto v = sweep_ratio(p, sw.ratios[k]))
         points += exact(px(p.size)) + "," + exact(ry(*v)) + " ";
-    s << "<polyline class=\"line series" << (k + 2) % 4 << "\" data-ratio=\"" << escape(sw.ratios[k].label)
-      << "\" points=\"" << points << "\"/>\n";
+    s << "<polyline class=\"line series" << (k + 2) % 4 << "\" data-ratio=\""
+      << escape(sw.ratios[k].label) << "\" points=\"" << points << "\"/>\n";
   }
   s << "</svg></div>\n<p class=\"legend\">";
   for (std::size_t k = 0; k < sw.ratios.size(); ++k)
-    s << "<span><svg width=\"14\" height=\"10\" style=\"display:inline;width:14px\"><rect class=\"series"
-      << (k + 2) % 4 << "\" width=\"14\" height=\"10\"/></svg> " << escape(sw.ratios[k].label) << "</span>";
-  s << "</p><p class=\"muted\">Above 1x the library call is faster than the vendor (or the CPU) at that size.</p>\n";
+    s << "<span><svg width=\"14\" height=\"10\" style=\"display:inline;width:14px\"><rect "
+         "class=\"series"
+      << (k + 2) % 4 << "\" width=\"14\" height=\"10\"/></svg> " << escape(sw.ratios[k].label)
+      << "</span>";
+  s << "</p><p class=\"muted\">Above 1x the library call is faster than the vendor (or the CPU) at "
+       "that size.</p>\n";
   return s.str();
 }
 
@@ -307,11 +346,15 @@ std::string sweep_table(const Sweep& sw) {
     for (std::size_t k = 0; k < sw.series.size(); ++k) {
       const bool wrong = k < p.checks.size() && p.checks[k] == CheckStatus::wrong;
       s << "<td" << (wrong ? " class=\"wrong\">WRONG" : ">")
-        << (wrong ? "" : k < p.times.size() && p.times[k] ? format_time(p.times[k]->median_ms) : "-") << "</td>";
+        << (wrong                              ? ""
+            : k < p.times.size() && p.times[k] ? format_time(p.times[k]->median_ms)
+                                               : "-")
+        << "</td>";
     }
     for (const auto& r : sw.ratios) {
       const auto v = sweep_ratio(p, r);
-      s << "<td" << (v ? " data-ratio=\"" + exact(*v) + "\"" : "") << ">" << opt_text(v, 2, "x") << "</td>";
+      s << "<td" << (v ? " data-ratio=\"" + exact(*v) + "\"" : "") << ">" << opt_text(v, 2, "x")
+        << "</td>";
     }
     s << "</tr>\n";
   }
@@ -319,7 +362,8 @@ std::string sweep_table(const Sweep& sw) {
 }
 
 // The course's table beside ours: each row's bandwidth as % of its own GPU's peak, then and now.
-std::string course_comparison(const std::string& study_name, const Table* headline, const std::string& gpu) {
+std::string course_comparison(const std::string& study_name, const Table* headline,
+                              const std::string& gpu) {
   const Study* study = find_study(study_name);
   if (!headline || !study)
     return "";
@@ -345,27 +389,31 @@ std::string course_comparison(const std::string& study_name, const Table* headli
           p.now = m[i].percent_of_peak;
       pairs.push_back(p);
     }
-    const double width = 900, label_w = 250, x0 = label_w + 10, x1 = width - 60, pair_h = 30, head = 10;
+    const double width = 900, label_w = 250, x0 = label_w + 10, x1 = width - 60, pair_h = 30,
+                 head = 10;
     const double height = head + pair_h * static_cast<double>(pairs.size()) + 24;
     const auto x = [&](double pct) { return x0 + (x1 - x0) * std::min(pct, 110.0) / 110.0; };
-    s << "<h3>The course's table beside this run</h3><p>" << escape(std::string(course.title)) << " on the "
-      << escape(std::string(course.gpu)) << " (" << num(course.peak_gbs, 1) << " GB/s peak), from "
-      << escape(std::string(course.citation)) << "; beside it, " << escape(headline->title) << " on the "
-      << escape(gpu) << ", as % of " << escape(std::string(bound_name(headline->peak.bound)))
-      << " measured in the same run.</p>\n<div class=\"chart\"><svg viewBox=\"0 0 " << width << " " << height
-      << "\" role=\"img\" aria-label=\"course comparison\">\n";
+    s << "<h3>The course's table beside this run</h3><p>" << escape(std::string(course.title))
+      << " on the " << escape(std::string(course.gpu)) << " (" << num(course.peak_gbs, 1)
+      << " GB/s peak), from " << escape(std::string(course.citation)) << "; beside it, "
+      << escape(headline->title) << " on the " << escape(gpu) << ", as % of "
+      << escape(std::string(bound_name(headline->peak.bound)))
+      << " measured in the same run.</p>\n<div class=\"chart\"><svg viewBox=\"0 0 " << width << " "
+      << height << "\" role=\"img\" aria-label=\"course comparison\">\n";
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const double y = head + pair_h * static_cast<double>(i);
       const Pair& p = pairs[i];
-      s << "<g data-course-row=\"" << escape(p.course_row) << "\"><title>" << escape(p.course_row) << "</title>"
-        << "<text x=\"" << label_w << "\" y=\"" << y + 17 << "\" text-anchor=\"end\">" << escape(p.rung) << "</text>"
-        << "<rect class=\"then\" x=\"" << x0 << "\" y=\"" << y + 2 << "\" width=\"" << x(p.then) - x0
-        << "\" height=\"11\"/><text class=\"label\" x=\"" << x(p.then) + 4 << "\" y=\"" << y + 12 << "\">"
-        << num(p.then, 1) << "% then</text>";
+      s << "<g data-course-row=\"" << escape(p.course_row) << "\"><title>" << escape(p.course_row)
+        << "</title>"
+        << "<text x=\"" << label_w << "\" y=\"" << y + 17 << "\" text-anchor=\"end\">"
+        << escape(p.rung) << "</text>"
+        << "<rect class=\"then\" x=\"" << x0 << "\" y=\"" << y + 2 << "\" width=\""
+        << x(p.then) - x0 << "\" height=\"11\"/><text class=\"label\" x=\"" << x(p.then) + 4
+        << "\" y=\"" << y + 12 << "\">" << num(p.then, 1) << "% then</text>";
       if (p.now)
-        s << "<rect class=\"now\" x=\"" << x0 << "\" y=\"" << y + 15 << "\" width=\"" << x(*p.now) - x0
-          << "\" height=\"11\"/><text class=\"label\" x=\"" << x(*p.now) + 4 << "\" y=\"" << y + 25 << "\">"
-          << num(*p.now, 1) << "% now</text>";
+        s << "<rect class=\"now\" x=\"" << x0 << "\" y=\"" << y + 15 << "\" width=\""
+          << x(*p.now) - x0 << "\" height=\"11\"/><text class=\"label\" x=\"" << x(*p.now) + 4
+          << "\" y=\"" << y + 25 << "\">" << num(*p.now, 1) << "% now</text>";
       s << "</g>\n";
     }
     s << "</svg></div>\n";
@@ -374,7 +422,8 @@ std::string course_comparison(const std::string& study_name, const Table* headli
 }
 
 // The course's CPU-vs-GPU timings beside a sweep that times the same pair on this machine.
-std::string course_speedups(const std::string& study_name, const std::vector<Sweep>& sweeps, const std::string& gpu) {
+std::string course_speedups(const std::string& study_name, const std::vector<Sweep>& sweeps,
+                            const std::string& gpu) {
   std::ostringstream s;
   for (const CourseSpeedupTable& course : course_speedup_tables()) {
     if (course.study != study_name)
@@ -389,26 +438,31 @@ std::string course_speedups(const std::string& study_name, const std::vector<Swe
       }
       if (!cpu || !ours)
         continue;
-      s << "<h3>The course's table beside this run</h3><p>" << escape(std::string(course.title)) << ", "
-        << escape(std::string(course.machine)) << ", from " << escape(std::string(course.citation))
-        << "; beside it, the same pair on the " << escape(gpu) << " and this host (" << escape(sw.title)
-        << "). Speedup = CPU time / GPU time.</p>\n<div class=\"scroll\"><table><tr><th>n</th><th>course CPU</th>"
-           "<th>course GPU</th><th>course speedup</th><th>CPU now</th><th>ladder now</th><th>speedup now</th></tr>\n";
+      s << "<h3>The course's table beside this run</h3><p>" << escape(std::string(course.title))
+        << ", " << escape(std::string(course.machine)) << ", from "
+        << escape(std::string(course.citation)) << "; beside it, the same pair on the "
+        << escape(gpu) << " and this host (" << escape(sw.title)
+        << "). Speedup = CPU time / GPU time.</p>\n<div "
+           "class=\"scroll\"><table><tr><th>n</th><th>course CPU</th>"
+           "<th>course GPU</th><th>course speedup</th><th>CPU now</th><th>ladder "
+           "now</th><th>speedup now</th></tr>\n";
       for (const CourseTiming& row : course.rows) {
-        s << "<tr data-course-n=\"" << row.n << "\"><td>" << row.n << "</td><td>" << format_time(row.cpu_ms) << "</td><td>"
-          << format_time(row.gpu_ms) << "</td><td>" << num(row.cpu_ms / row.gpu_ms, 2) << "x</td>";
+        s << "<tr data-course-n=\"" << row.n << "\"><td>" << row.n << "</td><td>"
+          << format_time(row.cpu_ms) << "</td><td>" << format_time(row.gpu_ms) << "</td><td>"
+          << num(row.cpu_ms / row.gpu_ms, 2) << "x</td>";
         const SweepPoint* point = nullptr;
         for (const SweepPoint& p : sw.points)
           if (p.size == row.n)
             point = &p;
         const auto time = [&](std::size_t k) -> std::optional<double> {
-          if (!point || k >= point->times.size() || !point->times[k] || point->checks[k] != CheckStatus::passed)
+          if (!point || k >= point->times.size() || !point->times[k] ||
+              point->checks[k] != CheckStatus::passed)
             return std::nullopt;
           return point->times[k]->median_ms;
         };
         const auto c = time(*cpu), g = time(*ours);
-        s << "<td>" << (c ? format_time(*c) : "-") << "</td><td>" << (g ? format_time(*g) : "-") << "</td><td>"
-          << (c && g ? num(*c / *g, 2) + "x" : "-") << "</td></tr>\n";
+        s << "<td>" << (c ? format_time(*c) : "-") << "</td><td>" << (g ? format_time(*g) : "-")
+          << "</td><td>" << (c && g ? num(*c / *g, 2) + "x" : "-") << "</td></tr>\n";
       }
       s << "</table></div>\n";
       break;
@@ -419,19 +473,25 @@ std::string course_speedups(const std::string& study_name, const std::vector<Swe
 
 std::string summary_table(const std::vector<SummaryLine>& lines) {
   std::ostringstream s;
-  s << "<div class=\"scroll\"><table><tr><th>study</th><th>library call</th><th>x vendor</th><th>vendor</th>"
-       "<th>best rung</th><th>% of its bound</th><th>bound</th><th>sweep x vendor</th><th>wrong rows</th></tr>\n";
+  s << "<div class=\"scroll\"><table><tr><th>study</th><th>library call</th><th>x "
+       "vendor</th><th>vendor</th>"
+       "<th>best rung</th><th>% of its bound</th><th>bound</th><th>sweep x vendor</th><th>wrong "
+       "rows</th></tr>\n";
   for (const auto& l : lines)
-    s << "<tr data-study=\"" << escape(l.study) << "\"><td>" << escape(l.study) << "</td><td>" << escape(l.library)
-      << "</td><td" << (l.library_vs_vendor ? " data-x-vendor=\"" + exact(*l.library_vs_vendor) + "\"" : "") << ">"
-      << opt_text(l.library_vs_vendor, 2, "x") << "</td><td>" << escape(l.vendor) << "</td><td>"
-      << escape(l.best_rung) << "</td><td>" << opt_text(l.best_percent_of_peak, 1, "%") << "</td><td>"
+    s << "<tr data-study=\"" << escape(l.study) << "\"><td>" << escape(l.study) << "</td><td>"
+      << escape(l.library) << "</td><td"
+      << (l.library_vs_vendor ? " data-x-vendor=\"" + exact(*l.library_vs_vendor) + "\"" : "")
+      << ">" << opt_text(l.library_vs_vendor, 2, "x") << "</td><td>" << escape(l.vendor)
+      << "</td><td>" << escape(l.best_rung) << "</td><td>"
+      << opt_text(l.best_percent_of_peak, 1, "%") << "</td><td>"
       << escape(std::string(bound_name(l.bound))) << "</td><td>"
-      << (l.sweep_min ? num(*l.sweep_min, 2) + "x .. " + num(*l.sweep_max, 2) + "x" : "-") << "</td><td"
-      << (l.wrong ? " class=\"wrong\"" : "") << ">" << l.wrong << "</td></tr>\n";
-  return s.str() + "</table></div>\n<p class=\"muted\">x vendor: the vendor library's time over the library "
-                   "call's at the study's headline size (above 1x ladder is faster). Best rung: the fastest correct "
-                   "rung built past the course, as % of the peak that bounds the study.</p>\n";
+      << (l.sweep_min ? num(*l.sweep_min, 2) + "x .. " + num(*l.sweep_max, 2) + "x" : "-")
+      << "</td><td" << (l.wrong ? " class=\"wrong\"" : "") << ">" << l.wrong << "</td></tr>\n";
+  return s.str() +
+         "</table></div>\n<p class=\"muted\">x vendor: the vendor library's time over the library "
+         "call's at the study's headline size (above 1x ladder is faster). Best rung: the fastest "
+         "correct "
+         "rung built past the course, as % of the peak that bounds the study.</p>\n";
 }
 
 // --- reading runs ------------------------------------------------------------------------------
@@ -446,7 +506,8 @@ struct Run {
   std::vector<StudyRun> studies;
 };
 
-std::string string_or(const nlohmann::json& j, const char* field, const std::string& fallback = "unknown") {
+std::string string_or(const nlohmann::json& j, const char* field,
+                      const std::string& fallback = "unknown") {
   if (j.contains(field) && j.at(field).is_string())
     return j.at(field).get<std::string>();
   if (j.contains(field) && j.at(field).is_number())
@@ -464,7 +525,10 @@ Run parse_run(const RunDocument& d) {
     run.runtime = string_or(device, "runtime_version");
     run.date = string_or(d.doc, "date");
     for (const auto& s : d.doc.at("studies")) {
-      StudyRun study{s.at("name").get<std::string>(), string_or(s, "title", ""), string_or(s, "course", ""), {}};
+      StudyRun study{s.at("name").get<std::string>(),
+                     string_or(s, "title", ""),
+                     string_or(s, "course", ""),
+                     {}};
       for (const auto& t : s.at("tables"))
         study.results.tables.push_back(table_from_json(t));
       for (const auto& sw : s.value("sweeps", nlohmann::json::array()))
@@ -492,12 +556,17 @@ std::string peaks_list(const Run& run) {
   std::string out;
   for (const auto& [name, p] : peaks) {
     const auto scale = throughput_scale(unit_of(p.bound), p.reference());
-    out += "<dt>" + escape(name) + "</dt><dd>measured " +
-           (p.measured > 0 ? figure(p.measured / scale.divisor) + " " + scale.header : std::string("-")) +
-           (p.measured_by.empty() ? "" : " <span class=\"muted\">(" + escape(p.measured_by) + ")</span>") +
-           ", theoretical " + figure(p.theoretical / scale.divisor) + " " + scale.header +
-           (p.theoretical_from.empty() ? "" : " <span class=\"muted\">(" + escape(p.theoretical_from) + ")</span>") +
-           "</dd>";
+    out +=
+        "<dt>" + escape(name) + "</dt><dd>measured " +
+        (p.measured > 0 ? figure(p.measured / scale.divisor) + " " + scale.header
+                        : std::string("-")) +
+        (p.measured_by.empty() ? ""
+                               : " <span class=\"muted\">(" + escape(p.measured_by) + ")</span>") +
+        ", theoretical " + figure(p.theoretical / scale.divisor) + " " + scale.header +
+        (p.theoretical_from.empty()
+             ? ""
+             : " <span class=\"muted\">(" + escape(p.theoretical_from) + ")</span>") +
+        "</dd>";
   }
   return out;
 }
@@ -505,9 +574,10 @@ std::string peaks_list(const Run& run) {
 // Run k against run 0: every rung of a table both have, time and ratio.
 std::string comparison(const Run& base, const Run& other) {
   std::ostringstream s;
-  s << "<h3>" << escape(other.path) << " (" << escape(other.gpu) << ") against " << escape(base.path) << " ("
-    << escape(base.gpu) << ")</h3>\n<p class=\"muted\">x = the first run's time / this run's time: above 1x this run "
-                          "is faster.</p>\n";
+  s << "<h3>" << escape(other.path) << " (" << escape(other.gpu) << ") against "
+    << escape(base.path) << " (" << escape(base.gpu)
+    << ")</h3>\n<p class=\"muted\">x = the first run's time / this run's time: above 1x this run "
+       "is faster.</p>\n";
   for (const auto& bs : base.studies)
     for (const auto& os : other.studies) {
       if (bs.name != os.name)
@@ -517,7 +587,8 @@ std::string comparison(const Run& base, const Run& other) {
           if (bt.title != ot.title)
             continue;
           const auto bm = compute_metrics(bt, 0), om = compute_metrics(ot, 0);
-          s << "<h4>" << escape(bt.title) << "</h4><div class=\"scroll\"><table><tr><th>#</th><th>rung</th><th>"
+          s << "<h4>" << escape(bt.title)
+            << "</h4><div class=\"scroll\"><table><tr><th>#</th><th>rung</th><th>"
             << escape(base.path) << "</th><th>" << escape(other.path) << "</th><th>x</th></tr>\n";
           for (std::size_t i = 0; i < bt.rows.size(); ++i)
             for (std::size_t k = 0; k < ot.rows.size(); ++k) {
@@ -526,11 +597,13 @@ std::string comparison(const Run& base, const Run& other) {
               std::optional<double> x;
               if (bm[i].time_ms && om[k].time_ms)
                 x = *bm[i].time_ms / *om[k].time_ms;
-              s << "<tr data-compare=\"" << escape(bt.rows[i].name) << "\"" << (x ? " data-x=\"" + exact(*x) + "\"" : "")
-                << "><td>" << escape(bt.rows[i].label) << "</td><td>" << escape(bt.rows[i].name) << "</td><td>"
-                << (bm[i].time_ms ? format_time(*bm[i].time_ms) : check_label(bt.rows[i].check)) << "</td><td>"
-                << (om[k].time_ms ? format_time(*om[k].time_ms) : check_label(ot.rows[k].check)) << "</td><td>"
-                << opt_text(x, 2, "x") << "</td></tr>\n";
+              s << "<tr data-compare=\"" << escape(bt.rows[i].name) << "\""
+                << (x ? " data-x=\"" + exact(*x) + "\"" : "") << "><td>" << escape(bt.rows[i].label)
+                << "</td><td>" << escape(bt.rows[i].name) << "</td><td>"
+                << (bm[i].time_ms ? format_time(*bm[i].time_ms) : check_label(bt.rows[i].check))
+                << "</td><td>"
+                << (om[k].time_ms ? format_time(*om[k].time_ms) : check_label(ot.rows[k].check))
+                << "</td><td>" << opt_text(x, 2, "x") << "</td></tr>\n";
             }
           s << "</table></div>\n";
         }
@@ -551,8 +624,9 @@ RunDocument read_run_document(const std::string& path) {
     throw std::invalid_argument(path + ": not valid JSON (" + e.what() + ")");
   }
   if (!d.doc.is_object() || !d.doc.contains("studies") || !d.doc.contains("device"))
-    throw std::invalid_argument(path + ": not a ladder run's JSON (no \"studies\" or \"device\"; written by "
-                                       "`ladder run --json`)");
+    throw std::invalid_argument(
+        path + ": not a ladder run's JSON (no \"studies\" or \"device\"; written by "
+               "`ladder run --json`)");
   return d;
 }
 
@@ -566,15 +640,20 @@ std::string render_html_report(const std::vector<RunDocument>& documents) {
   std::ostringstream s;
   s << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+       "'unsafe-inline'\">"
        "<meta name=\"color-scheme\" content=\"light dark\"><title>ladder: "
-    << escape(first.gpu) << ", " << escape(first.date) << "</title><style>" << style << "</style></head><body>\n";
-  s << "<header><h1>ladder on " << escape(first.gpu) << "</h1><p class=\"muted\">The classic CUDA case studies, rung "
-       "by rung: every rung checked against a CPU reference before it was timed; times are medians.</p>\n";
+    << escape(first.gpu) << ", " << escape(first.date) << "</title><style>" << style
+    << "</style></head><body>\n";
+  s << "<header><h1>ladder on " << escape(first.gpu)
+    << "</h1><p class=\"muted\">The classic CUDA case studies, rung "
+       "by rung: every rung checked against a CPU reference before it was timed; times are "
+       "medians.</p>\n";
   for (const Run& run : runs) {
-    s << "<dl class=\"device\"><dt>run</dt><dd>" << escape(run.path) << "</dd><dt>GPU</dt><dd>" << escape(run.gpu)
-      << "</dd><dt>driver</dt><dd>" << escape(run.driver) << "</dd><dt>CUDA runtime</dt><dd>" << escape(run.runtime)
-      << "</dd><dt>date</dt><dd>" << escape(run.date) << "</dd>" << peaks_list(run) << "</dl>\n";
+    s << "<dl class=\"device\"><dt>run</dt><dd>" << escape(run.path) << "</dd><dt>GPU</dt><dd>"
+      << escape(run.gpu) << "</dd><dt>driver</dt><dd>" << escape(run.driver)
+      << "</dd><dt>CUDA runtime</dt><dd>" << escape(run.runtime) << "</dd><dt>date</dt><dd>"
+      << escape(run.date) << "</dd>" << peaks_list(run) << "</dl>\n";
   }
   s << "</header>\n<nav><a href=\"#summary\">summary</a>";
   for (const auto& st : first.studies)
@@ -591,9 +670,10 @@ std::string render_html_report(const std::vector<RunDocument>& documents) {
     s << "<section" << (k == 0 ? " id=\"summary\"" : "") << "><h2>Summary" << suffix << "</h2>\n"
       << summary_table(lines) << "</section>\n";
     for (const auto& st : run.studies) {
-      s << "<section" << (k == 0 ? " id=\"" + slug(st.name) + "\"" : "") << " data-study=\"" << escape(st.name)
-        << "\"><h2>" << escape(st.name) << ": " << escape(st.title) << suffix << "</h2><p class=\"muted\">After "
-        << escape(st.course) << ".</p>\n" << role_legend();
+      s << "<section" << (k == 0 ? " id=\"" + slug(st.name) + "\"" : "") << " data-study=\""
+        << escape(st.name) << "\"><h2>" << escape(st.name) << ": " << escape(st.title) << suffix
+        << "</h2><p class=\"muted\">After " << escape(st.course) << ".</p>\n"
+        << role_legend();
       for (const Table& t : st.results.tables) {
         const auto m = compute_metrics(t, 0);
         s << "<h3>" << escape(t.title) << "</h3>";

@@ -6,57 +6,79 @@ namespace ladder::lab {
 
 std::string_view role_name(Role role) {
   switch (role) {
-  case Role::seed: return "seed";
-  case Role::beyond: return "beyond";
-  case Role::variant: return "variant";
-  case Role::library: return "library";
-  case Role::reference: return "reference";
+  case Role::seed:
+    return "seed";
+  case Role::beyond:
+    return "beyond";
+  case Role::variant:
+    return "variant";
+  case Role::library:
+    return "library";
+  case Role::reference:
+    return "reference";
   }
   return "?";
 }
 
 std::string_view bound_name(Bound bound) {
   switch (bound) {
-  case Bound::dram_copy: return "DRAM read + write";
-  case Bound::dram_read: return "DRAM read";
-  case Bound::fp32_fma: return "FP32 FMA";
-  case Bound::host_link: return "host link";
-  case Bound::instruction: return "instruction issue";
+  case Bound::dram_copy:
+    return "DRAM read + write";
+  case Bound::dram_read:
+    return "DRAM read";
+  case Bound::fp32_fma:
+    return "FP32 FMA";
+  case Bound::host_link:
+    return "host link";
+  case Bound::instruction:
+    return "instruction issue";
   }
   return "?";
 }
 
 Unit unit_of(Bound bound) {
   switch (bound) {
-  case Bound::fp32_fma: return Unit::flops_per_second;
-  case Bound::instruction: return Unit::ops_per_second;
-  default: return Unit::bytes_per_second;
+  case Bound::fp32_fma:
+    return Unit::flops_per_second;
+  case Bound::instruction:
+    return Unit::ops_per_second;
+  default:
+    return Unit::bytes_per_second;
   }
 }
 
 std::string_view unit_name(Unit unit) {
   switch (unit) {
-  case Unit::bytes_per_second: return "B/s";
-  case Unit::flops_per_second: return "FLOP/s";
-  case Unit::ops_per_second: return "op/s";
+  case Unit::bytes_per_second:
+    return "B/s";
+  case Unit::flops_per_second:
+    return "FLOP/s";
+  case Unit::ops_per_second:
+    return "op/s";
   }
   return "?";
 }
 
 double Work::amount(Unit unit) const {
   switch (unit) {
-  case Unit::bytes_per_second: return bytes_read + bytes_written;
-  case Unit::flops_per_second: return flops;
-  case Unit::ops_per_second: return ops;
+  case Unit::bytes_per_second:
+    return bytes_read + bytes_written;
+  case Unit::flops_per_second:
+    return flops;
+  case Unit::ops_per_second:
+    return ops;
   }
   return 0;
 }
 
 std::string_view check_label(CheckStatus status) {
   switch (status) {
-  case CheckStatus::passed: return "ok";
-  case CheckStatus::wrong: return "WRONG";
-  case CheckStatus::skipped: return "skipped";
+  case CheckStatus::passed:
+    return "ok";
+  case CheckStatus::wrong:
+    return "WRONG";
+  case CheckStatus::skipped:
+    return "skipped";
   }
   return "?";
 }
@@ -208,11 +230,12 @@ SummaryLine summarize(const std::string& study, const StudyResults& results) {
     for (const bool past_the_course : {true, false}) {
       for (std::size_t i = 0; i < headline->rows.size(); ++i) {
         const Row& r = headline->rows[i];
-        const bool eligible = past_the_course ? (r.role == Role::beyond || r.role == Role::variant ||
-                                                 r.role == Role::library)
+        const bool eligible = past_the_course ? (r.role == Role::beyond ||
+                                                 r.role == Role::variant || r.role == Role::library)
                                               : r.role == Role::seed;
         if (eligible && metrics[i].percent_of_peak &&
-            (!line.best_percent_of_peak || *metrics[i].percent_of_peak > *line.best_percent_of_peak)) {
+            (!line.best_percent_of_peak ||
+             *metrics[i].percent_of_peak > *line.best_percent_of_peak)) {
           line.best_percent_of_peak = metrics[i].percent_of_peak;
           line.best_rung = r.name;
         }
@@ -230,7 +253,8 @@ SummaryLine summarize(const std::string& study, const StudyResults& results) {
   for (const Sweep& s : results.sweeps)
     for (const SweepPoint& p : s.points)
       for (const SweepRatio& ratio : s.ratios)
-        if (auto x = s.series[ratio.vendor].role == Role::reference ? sweep_ratio(p, ratio) : std::nullopt) {
+        if (auto x = s.series[ratio.vendor].role == Role::reference ? sweep_ratio(p, ratio)
+                                                                    : std::nullopt) {
           const std::string at = ratio.label + " at " + s.parameter + " = " + p.label;
           if (!line.sweep_min || *x < *line.sweep_min) {
             line.sweep_min = x;

@@ -65,7 +65,8 @@ enum class CheckStatus { passed, wrong, skipped };
 std::string_view check_label(CheckStatus status);
 
 struct Row {
-  std::string label; // the rung's number in the story, as `ladder list` prints it ("7", "12b", "lib")
+  std::string
+      label; // the rung's number in the story, as `ladder list` prints it ("7", "12b", "lib")
   std::string name;
   std::string idea;
   Role role = Role::beyond;
@@ -87,11 +88,11 @@ Row make_row(const RungInfo& info, std::string label, std::size_t groups);
 std::vector<std::string> rung_labels(const std::vector<RungInfo>& rungs);
 
 struct Table {
-  std::string study;      // "transpose"
-  std::string title;      // "transpose 16384 x 16384 float"
-  std::string case_label; // "the course's size; fits in L2" or ""
+  std::string study;                                // "transpose"
+  std::string title;                                // "transpose 16384 x 16384 float"
+  std::string case_label;                           // "the course's size; fits in L2" or ""
   nlohmann::json params = nlohmann::json::object(); // typed axes: {"rows": 16384, "type": "float"}
-  bool headline = false;  // the table the closing summary quotes for its study
+  bool headline = false; // the table the closing summary quotes for its study
   Work work;
   Peak peak;
   std::vector<std::string> groups; // column-group names, at least one
@@ -123,20 +124,21 @@ struct SweepSeries {
   Role role = Role::library;
 };
 struct SweepRatio {
-  std::string label; // "int32 x CUB"
+  std::string label;                // "int32 x CUB"
   std::size_t ours = 0, vendor = 0; // indexes into series
 };
 struct SweepPoint {
   std::int64_t size = 0;
-  std::string label; // "2^20"
+  std::string label;                             // "2^20"
   std::vector<std::optional<Measurement>> times; // one per series; empty when not timed
-  std::vector<CheckStatus> checks;                // one per series
+  std::vector<CheckStatus> checks;               // one per series
 };
 struct Sweep {
   std::string study;
   std::string title;
   std::string parameter = "n";
-  nlohmann::json params = nlohmann::json::object(); // typed facts of the sweep (e.g. a launch floor)
+  nlohmann::json params =
+      nlohmann::json::object(); // typed facts of the sweep (e.g. a launch floor)
   std::vector<SweepSeries> series;
   std::vector<SweepRatio> ratios;
   std::vector<SweepPoint> points;
@@ -154,7 +156,7 @@ struct StudyResults {
 // One line of the closing summary, derived from a study's headline table and its sweeps.
 struct SummaryLine {
   std::string study;
-  std::string library, vendor;           // row names; empty when the table has none
+  std::string library, vendor;             // row names; empty when the table has none
   std::optional<double> library_vs_vendor; // vendor time / library time (> 1: ours is faster)
   std::string best_rung; // the fastest correct row built past the course (else of the course's)
   std::optional<double> best_percent_of_peak;

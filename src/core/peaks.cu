@@ -72,15 +72,21 @@ std::string read_text(const std::string& path) {
 
 int fp32_lanes_per_sm(int major, int minor) {
   switch (major) {
-  case 5: return 128;
-  case 6: return minor == 0 ? 64 : 128;
-  case 7: return 64;
-  case 8: return minor == 0 ? 64 : 128;
+  case 5:
+    return 128;
+  case 6:
+    return minor == 0 ? 64 : 128;
+  case 7:
+    return 64;
+  case 8:
+    return minor == 0 ? 64 : 128;
   case 9:
   case 10:
   case 11:
-  case 12: return 128;
-  default: return 0;
+  case 12:
+    return 128;
+  default:
+    return 0;
   }
 }
 
@@ -89,7 +95,8 @@ double pcie_bytes_per_second(const PcieLink& link) {
   return link.gigatransfers * 1e9 * link.width * encoding / 8.0;
 }
 
-std::optional<PcieLink> read_pcie_link(const std::string& pci_bus_id, const std::string& sysfs_root) {
+std::optional<PcieLink> read_pcie_link(const std::string& pci_bus_id,
+                                       const std::string& sysfs_root) {
   if (pci_bus_id.empty())
     return std::nullopt;
   std::string id = pci_bus_id;
@@ -101,7 +108,8 @@ std::optional<PcieLink> read_pcie_link(const std::string& pci_bus_id, const std:
   PcieLink link;
   std::istringstream speed(read_text(dir + "current_link_speed")); // "32.0 GT/s PCIe"
   std::istringstream width(read_text(dir + "current_link_width")); // "16"
-  if (!(speed >> link.gigatransfers) || !(width >> link.width) || link.gigatransfers <= 0 || link.width <= 0)
+  if (!(speed >> link.gigatransfers) || !(width >> link.width) || link.gigatransfers <= 0 ||
+      link.width <= 0)
     return std::nullopt;
   return link;
 }
@@ -117,7 +125,8 @@ Peak theoretical_peak(Bound bound, const DeviceInfo& device) {
     break;
   case Bound::fp32_fma: {
     const int lanes = fp32_lanes_per_sm(device.compute_major, device.compute_minor);
-    p.theoretical = static_cast<double>(device.sm_clock_khz) * 1e3 * device.multiprocessors * lanes * 2.0;
+    p.theoretical =
+        static_cast<double>(device.sm_clock_khz) * 1e3 * device.multiprocessors * lanes * 2.0;
     p.theoretical_from = "SM clock x " + std::to_string(device.multiprocessors) + " SMs x " +
                          std::to_string(lanes) + " FP32 lanes x 2";
     break;
@@ -146,7 +155,8 @@ Peak measure_peak(Bound bound, const DeviceInfo& device, const TimingOptions& ti
   case Bound::dram_copy: {
     const std::size_t bytes = peak_bytes(device, small);
     DeviceBuffer<std::uint32_t> src(bytes / 4), dst(bytes / 4);
-    fill_random<std::uint32_t>(src.data(), static_cast<std::int64_t>(bytes / 4), fresh_seed(), 1, 1u << 30, stream);
+    fill_random<std::uint32_t>(src.data(), static_cast<std::int64_t>(bytes / 4), fresh_seed(), 1,
+                               1u << 30, stream);
     const Measurement m = time_launches(
         [&](cudaStream_t s) {
           LADDER_CUDA(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, s));
@@ -160,8 +170,10 @@ Peak measure_peak(Bound bound, const DeviceInfo& device, const TimingOptions& ti
     const std::size_t bytes = peak_bytes(device, small);
     DeviceBuffer<std::uint32_t> src(bytes / 4);
     DeviceBuffer<unsigned> sink(1);
-    fill_random<std::uint32_t>(src.data(), static_cast<std::int64_t>(bytes / 4), fresh_seed(), 1, 1u << 30, stream);
-    const int blocks = device.multiprocessors * std::max(1, device.max_threads_per_multiprocessor / 256);
+    fill_random<std::uint32_t>(src.data(), static_cast<std::int64_t>(bytes / 4), fresh_seed(), 1,
+                               1u << 30, stream);
+    const int blocks =
+        device.multiprocessors * std::max(1, device.max_threads_per_multiprocessor / 256);
     const Measurement m = time_launches(
         [&](cudaStream_t s) {
           read_kernel<<<blocks, 256, 0, s>>>(reinterpret_cast<const uint4*>(src.data()),
@@ -175,13 +187,18 @@ Peak measure_peak(Bound bound, const DeviceInfo& device, const TimingOptions& ti
   case Bound::fp32_fma: {
     DeviceBuffer<float> sink(1);
     const int threads = 256;
-    const int blocks = device.multiprocessors * std::max(1, device.max_threads_per_multiprocessor / threads);
+    const int blocks =
+        device.multiprocessors * std::max(1, device.max_threads_per_multiprocessor / threads);
     const int iterations = small ? 256 : 4096;
     const Measurement m = time_launches(
-        [&](cudaStream_t s) { fma_kernel<<<blocks, threads, 0, s>>>(sink.data(), iterations, 0.9999f, 0.5f); },
+        [&](cudaStream_t s) {
+          fma_kernel<<<blocks, threads, 0, s>>>(sink.data(), iterations, 0.9999f, 0.5f);
+        },
         stream, timing);
-    p.measured = per_second(2.0 * fma_chains * iterations * static_cast<double>(blocks) * threads, m.median_ms);
-    p.measured_by = "an FMA kernel, " + std::to_string(fma_chains) + " independent chains per thread";
+    p.measured = per_second(2.0 * fma_chains * iterations * static_cast<double>(blocks) * threads,
+                            m.median_ms);
+    p.measured_by =
+        "an FMA kernel, " + std::to_string(fma_chains) + " independent chains per thread";
     break;
   }
   case Bound::host_link: {
@@ -190,7 +207,9 @@ Peak measure_peak(Bound bound, const DeviceInfo& device, const TimingOptions& ti
     DeviceBuffer<std::uint8_t> dst(bytes);
     std::fill(host.begin(), host.end(), std::uint8_t{0x5A});
     const Measurement m = time_launches(
-        [&](cudaStream_t s) { LADDER_CUDA(cudaMemcpyAsync(dst.data(), host.data(), bytes, cudaMemcpyHostToDevice, s)); },
+        [&](cudaStream_t s) {
+          LADDER_CUDA(cudaMemcpyAsync(dst.data(), host.data(), bytes, cudaMemcpyHostToDevice, s));
+        },
         stream, timing);
     p.measured = per_second(static_cast<double>(bytes), m.median_ms);
     p.measured_by = "pinned host-to-device cudaMemcpy of " + mib(bytes);

@@ -20,7 +20,8 @@ void measure_rung(const RunContext& ctx, const std::string& what, Row& row, cons
   row.check = CheckStatus::passed;
   for (const TimedMode& mode : modes)
     if (mode.launch)
-      row.timings.at(mode.group) = time_launches(mode.launch, stream, mode.timing, mode.ops_per_launch);
+      row.timings.at(mode.group) =
+          time_launches(mode.launch, stream, mode.timing, mode.ops_per_launch);
 }
 
 } // namespace ladder::lab

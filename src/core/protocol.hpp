@@ -37,7 +37,8 @@ void measure_rung(const RunContext& ctx, const std::string& what, Row& row, cons
 // row numbered as `ladder list` numbers it: `measure(rung, row)` fills the row, which then joins
 // `table`.
 template <class Registry, class Measure>
-void for_each_shown_rung(const RunContext& ctx, const Registry& registry, Table& table, Measure&& measure) {
+void for_each_shown_rung(const RunContext& ctx, const Registry& registry, Table& table,
+                         Measure&& measure) {
   const auto labels = rung_labels(infos_of(registry));
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const auto& rung = registry[i];
@@ -65,7 +66,8 @@ std::string check_output(T* out, std::size_t count, PinnedBuffer<T>& host, Launc
 // A device buffer copied to pinned host memory (the CPU reference's input).
 template <class T>
 void copy_to_host(PinnedBuffer<T>& host, const T* device, std::size_t count, cudaStream_t stream) {
-  LADDER_CUDA(cudaMemcpyAsync(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  LADDER_CUDA(
+      cudaMemcpyAsync(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
   LADDER_CUDA(cudaStreamSynchronize(stream));
 }
 

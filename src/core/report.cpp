@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <array>
-#include <stdexcept>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 
 namespace ladder::lab {
 
@@ -50,7 +50,9 @@ std::string wrap(const std::string& text, const std::string& indent) {
 }
 
 std::string amount_text(double amount, Unit unit) {
-  const char* base = unit == Unit::bytes_per_second ? "B" : unit == Unit::flops_per_second ? "FLOP" : "op";
+  const char* base = unit == Unit::bytes_per_second   ? "B"
+                     : unit == Unit::flops_per_second ? "FLOP"
+                                                      : "op";
   char buffer[64];
   if (amount >= 1e9)
     std::snprintf(buffer, sizeof buffer, "%.3f G%s", amount / 1e9, base);
@@ -71,7 +73,8 @@ std::string rate_text(double rate, const ThroughputScale& scale) {
 std::string describe(const Table& table) {
   const Unit unit = unit_of(table.peak.bound);
   const ThroughputScale scale = throughput_scale(unit, table.peak.reference());
-  std::string work = "work per run: " + table.work.formula + " = " + amount_text(table.work.amount(unit), unit);
+  std::string work =
+      "work per run: " + table.work.formula + " = " + amount_text(table.work.amount(unit), unit);
   std::string bound = "bound: " + std::string(bound_name(table.peak.bound)) + ", ";
   if (table.peak.measured > 0)
     bound += "measured " + rate_text(table.peak.measured, scale) +
@@ -100,33 +103,43 @@ Layout layout(const Table& table) {
   return l;
 }
 
-std::string row_label(const Row& row) { return row.label.empty() ? std::string(role_name(row.role)) : row.label; }
+std::string row_label(const Row& row) {
+  return row.label.empty() ? std::string(role_name(row.role)) : row.label;
+}
 
 std::vector<std::string> main_header(const Table& table, const Layout& l) {
-  std::vector<std::string> header = {"#", "rung", "check", "time", l.scale.header, "% peak", "step", "cumul"};
+  std::vector<std::string> header = {"#",      "rung", "check", "time", l.scale.header,
+                                     "% peak", "step", "cumul"};
   for (auto r : l.refs)
     header.push_back("x " + short_reference_name(table.rows[r].name));
   return header;
 }
 
-std::vector<std::string> main_cells(const Table& table, const Layout& l, std::size_t i, std::size_t group) {
+std::vector<std::string> main_cells(const Table& table, const Layout& l, std::size_t i,
+                                    std::size_t group) {
   const Row& row = table.rows[i];
   const RowMetrics& m = l.metrics[group][i];
-  std::vector<std::string> cells = {row_label(row), row.name, std::string(check_label(row.check)),
-                                    m.time_ms ? format_time(*m.time_ms) : "-",
-                                    figure(m.throughput ? std::optional(*m.throughput / l.scale.divisor) : std::nullopt),
-                                    fixed(m.percent_of_peak, 1), speedup(m.step_speedup),
-                                    speedup(m.cumulative_speedup)};
+  std::vector<std::string> cells = {
+      row_label(row),
+      row.name,
+      std::string(check_label(row.check)),
+      m.time_ms ? format_time(*m.time_ms) : "-",
+      figure(m.throughput ? std::optional(*m.throughput / l.scale.divisor) : std::nullopt),
+      fixed(m.percent_of_peak, 1),
+      speedup(m.step_speedup),
+      speedup(m.cumulative_speedup)};
   for (const auto& ratio : m.vs_reference)
     cells.push_back(fixed(ratio, 2));
   return cells;
 }
 
 std::string ratio_legend(const Table& table, const Layout& l) {
-  std::string legend = "ratios (higher is better): step = the previous story rung's time / this time (a variant: the "
+  std::string legend = "ratios (higher is better): step = the previous story rung's time / this "
+                       "time (a variant: the "
                        "rung it tunes), cumul = the first rung's time / this time";
   for (auto r : l.refs)
-    legend += ", x " + short_reference_name(table.rows[r].name) + " = " + table.rows[r].name + " time / this time";
+    legend += ", x " + short_reference_name(table.rows[r].name) + " = " + table.rows[r].name +
+              " time / this time";
   return legend;
 }
 
@@ -146,7 +159,9 @@ std::string count_label_fallback(std::int64_t n) { return std::to_string(n); }
 
 } // namespace
 
-std::string wrap_text(const std::string& text, const std::string& indent) { return wrap(text, indent); }
+std::string wrap_text(const std::string& text, const std::string& indent) {
+  return wrap(text, indent);
+}
 
 std::string format_time(double ms) {
   char buffer[64];
@@ -164,9 +179,12 @@ std::string format_time(double ms) {
 
 ThroughputScale throughput_scale(Unit unit, double peak) {
   switch (unit) {
-  case Unit::bytes_per_second: return {"GB/s", 1e9};
-  case Unit::flops_per_second: return peak >= 1e12 ? ThroughputScale{"TFLOP/s", 1e12} : ThroughputScale{"GFLOP/s", 1e9};
-  case Unit::ops_per_second: return peak >= 1e12 ? ThroughputScale{"Top/s", 1e12} : ThroughputScale{"Gop/s", 1e9};
+  case Unit::bytes_per_second:
+    return {"GB/s", 1e9};
+  case Unit::flops_per_second:
+    return peak >= 1e12 ? ThroughputScale{"TFLOP/s", 1e12} : ThroughputScale{"GFLOP/s", 1e9};
+  case Unit::ops_per_second:
+    return peak >= 1e12 ? ThroughputScale{"Top/s", 1e12} : ThroughputScale{"Gop/s", 1e9};
   }
   return {"?", 1};
 }
@@ -181,7 +199,8 @@ std::string format_text(const Table& table) {
   std::string out = "== " + table.title + " ==";
   if (!table.case_label.empty()) {
     const std::string label = "[" + table.case_label + "]";
-    out += out.size() + 2 + label.size() <= text_width ? "  " + label + "\n" : "\n" + wrap(label, "");
+    out +=
+        out.size() + 2 + label.size() <= text_width ? "  " + label + "\n" : "\n" + wrap(label, "");
   } else {
     out += "\n";
   }
@@ -240,7 +259,8 @@ std::string format_tuning_text(const Table& table) {
       std::vector<std::string> cells = {row.label, row.name};
       for (const auto& key : keys)
         cells.push_back(row.params.contains(key) ? row.params.at(key).dump() : "-");
-      cells.push_back(m[i].time_ms ? format_time(*m[i].time_ms) : std::string(check_label(row.check)));
+      cells.push_back(m[i].time_ms ? format_time(*m[i].time_ms)
+                                   : std::string(check_label(row.check)));
       cells.push_back(fixed(m[i].percent_of_peak, 1));
       cells.push_back(i == p ? "1.00x" : speedup(m[i].step_speedup));
       t.add(std::move(cells));
@@ -317,8 +337,9 @@ std::string csv_number(std::optional<double> v) {
 std::string format_csv(const Table& table, bool header) {
   std::string out;
   if (header)
-    out += "study,table,group,label,rung,role,check,median_ms,min_ms,max_ms,samples,throughput,unit,"
-           "percent_of_peak,step_speedup,cumulative_speedup,peak_measured,peak_theoretical,note\n";
+    out +=
+        "study,table,group,label,rung,role,check,median_ms,min_ms,max_ms,samples,throughput,unit,"
+        "percent_of_peak,step_speedup,cumulative_speedup,peak_measured,peak_theoretical,note\n";
   const Unit unit = unit_of(table.peak.bound);
   for (std::size_t g = 0; g < table.groups.size(); ++g) {
     const auto metrics = compute_metrics(table, g);
@@ -326,13 +347,14 @@ std::string format_csv(const Table& table, bool header) {
       const Row& row = table.rows[i];
       const RowMetrics& m = metrics[i];
       const auto& t = g < row.timings.size() ? row.timings[g] : std::nullopt;
-      out += csv_escape(table.study) + "," + csv_escape(table.title) + "," + csv_escape(table.groups[g]) + "," +
-             csv_escape(row.label) + "," + csv_escape(row.name) + "," + std::string(role_name(row.role)) + "," +
+      out += csv_escape(table.study) + "," + csv_escape(table.title) + "," +
+             csv_escape(table.groups[g]) + "," + csv_escape(row.label) + "," +
+             csv_escape(row.name) + "," + std::string(role_name(row.role)) + "," +
              std::string(check_label(row.check)) + "," + csv_number(m.time_ms) + "," +
              csv_number(t ? std::optional(t->min_ms) : std::nullopt) + "," +
              csv_number(t ? std::optional(t->max_ms) : std::nullopt) + "," +
-             (t ? std::to_string(t->samples) : std::string()) + "," + csv_number(m.throughput) + "," +
-             std::string(unit_name(unit)) + "," + csv_number(m.percent_of_peak) + "," +
+             (t ? std::to_string(t->samples) : std::string()) + "," + csv_number(m.throughput) +
+             "," + std::string(unit_name(unit)) + "," + csv_number(m.percent_of_peak) + "," +
              csv_number(m.step_speedup) + "," + csv_number(m.cumulative_speedup) + "," +
              csv_number(table.peak.measured) + "," + csv_number(table.peak.theoretical) + "," +
              csv_escape(row.note) + "\n";
@@ -425,7 +447,7 @@ std::vector<std::string> sweep_cells(const Sweep& sweep, const SweepPoint& p) {
   std::vector<std::string> cells = {p.label};
   for (std::size_t s = 0; s < sweep.series.size(); ++s) {
     const bool wrong = s < p.checks.size() && p.checks[s] == CheckStatus::wrong;
-    cells.push_back(wrong ? "WRONG"
+    cells.push_back(wrong                              ? "WRONG"
                     : s < p.times.size() && p.times[s] ? format_time(p.times[s]->median_ms)
                                                        : "-");
   }
@@ -437,8 +459,9 @@ std::vector<std::string> sweep_cells(const Sweep& sweep, const SweepPoint& p) {
 std::string sweep_legend(const Sweep& sweep) {
   std::string legend = "median time per call; ";
   for (std::size_t i = 0; i < sweep.ratios.size(); ++i)
-    legend += (i ? ", " : "") + sweep.ratios[i].label + " = " + sweep.series[sweep.ratios[i].vendor].name +
-              " time / " + sweep.series[sweep.ratios[i].ours].name + " time";
+    legend += (i ? ", " : "") + sweep.ratios[i].label + " = " +
+              sweep.series[sweep.ratios[i].vendor].name + " time / " +
+              sweep.series[sweep.ratios[i].ours].name + " time";
   return legend + " (above 1: ours is faster)";
 }
 
@@ -485,33 +508,44 @@ nlohmann::json to_json(const Sweep& sweep) {
     series.push_back({{"name", s.name}, {"role", role_name(s.role)}});
   json ratios = json::array();
   for (const auto& r : sweep.ratios)
-    ratios.push_back({{"label", r.label}, {"ours", sweep.series[r.ours].name}, {"vendor", sweep.series[r.vendor].name}});
+    ratios.push_back({{"label", r.label},
+                      {"ours", sweep.series[r.ours].name},
+                      {"vendor", sweep.series[r.vendor].name}});
   json points = json::array();
   for (const auto& p : sweep.points) {
     json times = json::array();
     for (std::size_t s = 0; s < sweep.series.size(); ++s) {
       const auto& t = s < p.times.size() ? p.times[s] : std::nullopt;
-      times.push_back({{"series", sweep.series[s].name},
-                       {"check", check_label(s < p.checks.size() ? p.checks[s] : CheckStatus::skipped)},
-                       {"median_ms", t ? json(t->median_ms) : json(nullptr)},
-                       {"min_ms", t ? json(t->min_ms) : json(nullptr)},
-                       {"max_ms", t ? json(t->max_ms) : json(nullptr)},
-                       {"samples", t ? json(t->samples) : json(nullptr)}});
+      times.push_back(
+          {{"series", sweep.series[s].name},
+           {"check", check_label(s < p.checks.size() ? p.checks[s] : CheckStatus::skipped)},
+           {"median_ms", t ? json(t->median_ms) : json(nullptr)},
+           {"min_ms", t ? json(t->min_ms) : json(nullptr)},
+           {"max_ms", t ? json(t->max_ms) : json(nullptr)},
+           {"samples", t ? json(t->samples) : json(nullptr)}});
     }
     json x = json::object();
     for (const auto& r : sweep.ratios)
       x[r.label] = opt(sweep_ratio(p, r));
-    points.push_back({{sweep.parameter, p.size}, {"label", p.label}, {"times", times}, {"ratios", x}});
+    points.push_back(
+        {{sweep.parameter, p.size}, {"label", p.label}, {"times", times}, {"ratios", x}});
   }
-  return {{"study", sweep.study}, {"title", sweep.title}, {"parameter", sweep.parameter},
-          {"params", sweep.params}, {"series", series},     {"ratios", ratios},
-          {"points", points},       {"footnotes", sweep.footnotes}};
+  return {{"study", sweep.study},
+          {"title", sweep.title},
+          {"parameter", sweep.parameter},
+          {"params", sweep.params},
+          {"series", series},
+          {"ratios", ratios},
+          {"points", points},
+          {"footnotes", sweep.footnotes}};
 }
 
 namespace {
 
 std::string percent_of(const SummaryLine& s) {
-  return s.best_percent_of_peak ? fixed(s.best_percent_of_peak, 1) + "% of " + std::string(bound_name(s.bound)) : "-";
+  return s.best_percent_of_peak
+             ? fixed(s.best_percent_of_peak, 1) + "% of " + std::string(bound_name(s.bound))
+             : "-";
 }
 
 std::string sweep_range(const SummaryLine& s) {
@@ -523,14 +557,16 @@ std::string sweep_range(const SummaryLine& s) {
 std::vector<std::string> summary_cells(const SummaryLine& s) {
   return {s.study,
           s.library.empty() ? "-" : s.library,
-          s.library_vs_vendor ? fixed(s.library_vs_vendor, 2, "x") + " " + short_reference_name(s.vendor) : "-",
+          s.library_vs_vendor
+              ? fixed(s.library_vs_vendor, 2, "x") + " " + short_reference_name(s.vendor)
+              : "-",
           s.best_rung.empty() ? "-" : s.best_rung,
           percent_of(s),
           sweep_range(s)};
 }
 
-const std::vector<std::string> summary_header = {"study", "library call", "x vendor", "best rung", "of its bound",
-                                                 "sweep x vendor"};
+const std::vector<std::string> summary_header = {"study",     "library call", "x vendor",
+                                                 "best rung", "of its bound", "sweep x vendor"};
 
 } // namespace
 
@@ -541,13 +577,16 @@ std::string format_summary_text(const std::vector<SummaryLine>& lines) {
     t.add(summary_cells(s));
   t.print(grid);
   std::string out = "== summary ==\n" + grid.str();
-  out += wrap("x vendor = the vendor library's time / the library call's time at the study's headline size "
-              "(above 1: ladder is faster); best rung = the fastest correct rung there, as % of the peak that "
-              "bounds the study; sweep x vendor = the lowest and highest ratio over the size sweep",
-              "  ");
+  out += wrap(
+      "x vendor = the vendor library's time / the library call's time at the study's headline size "
+      "(above 1: ladder is faster); best rung = the fastest correct rung there, as % of the peak "
+      "that "
+      "bounds the study; sweep x vendor = the lowest and highest ratio over the size sweep",
+      "  ");
   for (const auto& s : lines) {
     if (s.sweep_min)
-      out += wrap(s.study + ": sweep lowest at " + s.sweep_min_at + ", highest at " + s.sweep_max_at, "  ");
+      out += wrap(
+          s.study + ": sweep lowest at " + s.sweep_min_at + ", highest at " + s.sweep_max_at, "  ");
     if (s.wrong > 0)
       out += "  " + s.study + ": " + std::to_string(s.wrong) + " WRONG row(s)\n";
   }
@@ -580,10 +619,12 @@ Enum enum_from(const nlohmann::json& j, const char* field, const std::array<Enum
   throw std::invalid_argument(std::string("unknown ") + field + " '" + text + "'");
 }
 
-const std::array<Role, 5> all_roles = {Role::seed, Role::beyond, Role::variant, Role::library, Role::reference};
-const std::array<CheckStatus, 3> all_checks = {CheckStatus::passed, CheckStatus::wrong, CheckStatus::skipped};
-const std::array<Bound, 5> all_bounds = {Bound::dram_copy, Bound::dram_read, Bound::fp32_fma, Bound::host_link,
-                                         Bound::instruction};
+const std::array<Role, 5> all_roles = {Role::seed, Role::beyond, Role::variant, Role::library,
+                                       Role::reference};
+const std::array<CheckStatus, 3> all_checks = {CheckStatus::passed, CheckStatus::wrong,
+                                               CheckStatus::skipped};
+const std::array<Bound, 5> all_bounds = {Bound::dram_copy, Bound::dram_read, Bound::fp32_fma,
+                                         Bound::host_link, Bound::instruction};
 
 double number_or(const nlohmann::json& j, const char* field, double fallback) {
   return j.contains(field) && j.at(field).is_number() ? j.at(field).get<double>() : fallback;
@@ -662,7 +703,8 @@ Sweep sweep_from_json(const nlohmann::json& j) {
     s.parameter = j.value("parameter", "n");
     s.params = j.value("params", nlohmann::json::object());
     for (const auto& series : j.at("series"))
-      s.series.push_back({series.at("name").get<std::string>(), enum_from(series, "role", all_roles, role_name)});
+      s.series.push_back(
+          {series.at("name").get<std::string>(), enum_from(series, "role", all_roles, role_name)});
     const auto index = [&](const std::string& name) {
       for (std::size_t i = 0; i < s.series.size(); ++i)
         if (s.series[i].name == name)

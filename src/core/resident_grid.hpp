@@ -67,7 +67,8 @@ inline int resident_blocks_per_sm(PerDevice& cache, const void* kernel, int thre
       LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(dynamic_shared)));
     int per_sm = 0;
-    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_shared));
+    LADDER_CUDA(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_shared));
     return per_sm;
   });
 }
@@ -94,7 +95,8 @@ inline std::int64_t cooperative_blocks(PerDevice& cache, const void* kernel, int
   }) != 0;
   if (!supported)
     return 0;
-  return static_cast<std::int64_t>(resident_blocks_per_sm(cache, kernel, threads, dynamic_shared, device)) *
+  return static_cast<std::int64_t>(
+             resident_blocks_per_sm(cache, kernel, threads, dynamic_shared, device)) *
          multiprocessors(device);
 }
 

@@ -8,7 +8,8 @@ namespace ladder::lab {
 namespace {
 
 [[noreturn]] void bad(std::string_view what, std::string_view text, std::string_view expected) {
-  throw std::invalid_argument(std::string(what) + ": '" + std::string(text) + "' is not " + std::string(expected));
+  throw std::invalid_argument(std::string(what) + ": '" + std::string(text) + "' is not " +
+                              std::string(expected));
 }
 
 bool digits(std::string_view part, std::int64_t& value) {
@@ -21,8 +22,8 @@ bool digits(std::string_view part, std::int64_t& value) {
 } // namespace
 
 std::int64_t parse_count(std::string_view text, std::string_view what, std::int64_t max) {
-  const std::string expected = "a positive element count (e.g. 1000003, 2^22 or 4Mi) of at most " +
-                               std::to_string(max);
+  const std::string expected =
+      "a positive element count (e.g. 1000003, 2^22 or 4Mi) of at most " + std::to_string(max);
   std::int64_t value = 0;
   if (text.size() > 2 && text.substr(0, 2) == "2^") {
     std::int64_t exponent = 0;
@@ -67,8 +68,9 @@ Extent2d parse_extent(std::string_view text, std::string_view what, std::int64_t
 }
 
 Extent3d parse_extent3(std::string_view text, std::string_view what, std::int64_t max_elements) {
-  const std::string expected = "MxNxK or N (a cube) with positive counts (e.g. 4096x4096x4096), no operand above " +
-                               std::to_string(max_elements) + " elements";
+  const std::string expected =
+      "MxNxK or N (a cube) with positive counts (e.g. 4096x4096x4096), no operand above " +
+      std::to_string(max_elements) + " elements";
   Extent3d e;
   try {
     const auto x1 = text.find('x');
@@ -106,6 +108,8 @@ std::string count_label(std::int64_t n) {
   return std::to_string(n);
 }
 
-std::string extent_label(Extent2d e) { return std::to_string(e.rows) + " x " + std::to_string(e.cols); }
+std::string extent_label(Extent2d e) {
+  return std::to_string(e.rows) + " x " + std::to_string(e.cols);
+}
 
 } // namespace ladder::lab

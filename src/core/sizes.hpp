@@ -29,7 +29,8 @@ struct Extent3d {
 };
 
 // MxNxK, or one count for a cube (4096 = 4096x4096x4096), each part a count as above.
-Extent3d parse_extent3(std::string_view text, std::string_view what, std::int64_t max_elements = std::int64_t{1} << 32);
+Extent3d parse_extent3(std::string_view text, std::string_view what,
+                       std::int64_t max_elements = std::int64_t{1} << 32);
 // "4096^3" for a cube, else "4097 x 4095 x 4093".
 std::string extent3_label(Extent3d e);
 

@@ -19,7 +19,8 @@ const Study& study();
 
 const std::vector<Study>& studies() {
   // Each study defines its entry next to its rungs; this list fixes the order of `ladder run`.
-  static const std::vector<Study> all = {transpose::study(), reduce::study(), scan::study(), matmul::study()};
+  static const std::vector<Study> all = {transpose::study(), reduce::study(), scan::study(),
+                                         matmul::study()};
   return all;
 }
 

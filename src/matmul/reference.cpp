@@ -7,8 +7,8 @@
 
 namespace ladder::lab::matmul {
 
-Expected cpu_matmul(std::span<const float> a, std::span<const float> b, std::int64_t m, std::int64_t n,
-                    std::int64_t k) {
+Expected cpu_matmul(std::span<const float> a, std::span<const float> b, std::int64_t m,
+                    std::int64_t n, std::int64_t k) {
   Expected e;
   e.c.assign(static_cast<std::size_t>(m * n), 0.0);
   e.abs_sum.assign(static_cast<std::size_t>(m * n), 0.0);
@@ -29,7 +29,8 @@ Expected cpu_matmul(std::span<const float> a, std::span<const float> b, std::int
     }
   };
   const std::int64_t threads =
-      std::clamp<std::int64_t>(static_cast<std::int64_t>(std::thread::hardware_concurrency()), 1, std::max<std::int64_t>(m, 1));
+      std::clamp<std::int64_t>(static_cast<std::int64_t>(std::thread::hardware_concurrency()), 1,
+                               std::max<std::int64_t>(m, 1));
   std::vector<std::thread> pool;
   for (std::int64_t t = 0; t < threads; ++t)
     pool.emplace_back(rows, m * t / threads, m * (t + 1) / threads);
@@ -38,8 +39,8 @@ Expected cpu_matmul(std::span<const float> a, std::span<const float> b, std::int
   return e;
 }
 
-std::string compare_within_bound(std::span<const float> got, const Expected& expected, std::int64_t n,
-                                 std::int64_t k, double input_rounding) {
+std::string compare_within_bound(std::span<const float> got, const Expected& expected,
+                                 std::int64_t n, std::int64_t k, double input_rounding) {
   const double u = 0x1p-24;
   const double ku = static_cast<double>(k) * u;
   const double gamma = ku / (1 - ku) + 2 * input_rounding;
@@ -56,9 +57,13 @@ std::string compare_within_bound(std::span<const float> got, const Expected& exp
     return "";
   char text[256];
   const auto i = static_cast<std::size_t>(first);
-  std::snprintf(text, sizeof text, "%lld of %zu elements outside the bound; first at (%lld, %lld): got %.9g, expected %.9g "
-                "(bound %.3g)", static_cast<long long>(bad), got.size(), static_cast<long long>(first / n),
-                static_cast<long long>(first % n), static_cast<double>(got[i]), expected.c[i], gamma * expected.abs_sum[i]);
+  std::snprintf(
+      text, sizeof text,
+      "%lld of %zu elements outside the bound; first at (%lld, %lld): got %.9g, expected %.9g "
+      "(bound %.3g)",
+      static_cast<long long>(bad), got.size(), static_cast<long long>(first / n),
+      static_cast<long long>(first % n), static_cast<double>(got[i]), expected.c[i],
+      gamma * expected.abs_sum[i]);
   return text;
 }
 

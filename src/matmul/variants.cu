@@ -23,8 +23,8 @@ namespace {
 // Thread (x, y) computes C[row][col] with col from x: a warp reads one row of A (the same address:
 // a broadcast) and 32 consecutive elements of each row of B (coalesced), and writes 32
 // consecutive elements of C.
-__global__ void basic_kernel(const float* a, const float* b, float* c, std::int64_t m, std::int64_t n,
-                             std::int64_t k) {
+__global__ void basic_kernel(const float* a, const float* b, float* c, std::int64_t m,
+                             std::int64_t n, std::int64_t k) {
   const std::int64_t row = blockIdx.y * static_cast<std::int64_t>(blockDim.y) + threadIdx.y;
   const std::int64_t col = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (row < m && col < n) {
@@ -37,8 +37,8 @@ __global__ void basic_kernel(const float* a, const float* b, float* c, std::int6
 
 // The same with row from x: a warp now reads 32 rows of A at once (a stride of k elements: one
 // transaction each), one element of B (a broadcast), and writes C down a column.
-__global__ void basic_swapped_kernel(const float* a, const float* b, float* c, std::int64_t m, std::int64_t n,
-                                     std::int64_t k) {
+__global__ void basic_swapped_kernel(const float* a, const float* b, float* c, std::int64_t m,
+                                     std::int64_t n, std::int64_t k) {
   const std::int64_t row = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t col = blockIdx.y * static_cast<std::int64_t>(blockDim.y) + threadIdx.y;
   if (row < m && col < n) {
@@ -51,20 +51,23 @@ __global__ void basic_swapped_kernel(const float* a, const float* b, float* c, s
 
 constexpr int basic_block = 16;
 
-dim3 grid_of(std::int64_t x_extent, std::int64_t y_extent, std::int64_t x_per_block, std::int64_t y_per_block) {
+dim3 grid_of(std::int64_t x_extent, std::int64_t y_extent, std::int64_t x_per_block,
+             std::int64_t y_per_block) {
   return dim3(static_cast<unsigned>((x_extent + x_per_block - 1) / x_per_block),
               static_cast<unsigned>((y_extent + y_per_block - 1) / y_per_block));
 }
 
 void launch_basic(const Operands& o, cudaStream_t stream) {
-  basic_kernel<<<grid_of(o.shape.n, o.shape.m, basic_block, basic_block), dim3(basic_block, basic_block), 0,
-                 stream>>>(o.a, o.b, o.c, o.shape.m, o.shape.n, o.shape.k);
+  basic_kernel<<<grid_of(o.shape.n, o.shape.m, basic_block, basic_block),
+                 dim3(basic_block, basic_block), 0, stream>>>(o.a, o.b, o.c, o.shape.m, o.shape.n,
+                                                              o.shape.k);
   check_launch("basic_kernel");
 }
 
 void launch_basic_swapped(const Operands& o, cudaStream_t stream) {
-  basic_swapped_kernel<<<grid_of(o.shape.m, o.shape.n, basic_block, basic_block), dim3(basic_block, basic_block),
-                         0, stream>>>(o.a, o.b, o.c, o.shape.m, o.shape.n, o.shape.k);
+  basic_swapped_kernel<<<grid_of(o.shape.m, o.shape.n, basic_block, basic_block),
+                         dim3(basic_block, basic_block), 0, stream>>>(o.a, o.b, o.c, o.shape.m,
+                                                                      o.shape.n, o.shape.k);
   check_launch("basic_swapped_kernel");
 }
 
@@ -74,8 +77,8 @@ void launch_basic_swapped(const Operands& o, cudaStream_t stream) {
 // element loaded from global memory is used Tile times. The boundary checks load 0 past the
 // matrices' edges and skip the write outside C (the material's "Type 1 / Type 2" blocks).
 template <int Tile>
-__global__ void tiled_kernel(const float* a, const float* b, float* c, std::int64_t m, std::int64_t n,
-                             std::int64_t k) {
+__global__ void tiled_kernel(const float* a, const float* b, float* c, std::int64_t m,
+                             std::int64_t n, std::int64_t k) {
   __shared__ float as[Tile][Tile];
   __shared__ float bs[Tile][Tile];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -108,8 +111,8 @@ template <int Tile> void launch_tiled(const Operands& o, cudaStream_t stream) {
 // so the inner loop reads bs exactly as the tiled kernel does. The pad column keeps the
 // transposed store free of bank conflicts.
 template <int Tile>
-__global__ void corner_turning_kernel(const float* a, const float* bt, float* c, std::int64_t m, std::int64_t n,
-                                      std::int64_t k) {
+__global__ void corner_turning_kernel(const float* a, const float* bt, float* c, std::int64_t m,
+                                      std::int64_t n, std::int64_t k) {
   __shared__ float as[Tile][Tile];
   __shared__ float bs[Tile][Tile + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -120,7 +123,8 @@ __global__ void corner_turning_kernel(const float* a, const float* bt, float* c,
   for (std::int64_t phase = 0; phase < (k + Tile - 1) / Tile; ++phase) {
     const std::int64_t inner = phase * Tile + tx;
     as[ty][tx] = row < m && inner < k ? a[row * k + inner] : 0.0f;
-    bs[tx][ty] = bt_row < n && inner < k ? bt[bt_row * k + inner] : 0.0f; // bs[i][j] = B[phase T + i][col j]
+    bs[tx][ty] =
+        bt_row < n && inner < k ? bt[bt_row * k + inner] : 0.0f; // bs[i][j] = B[phase T + i][col j]
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < Tile; ++i)
@@ -132,16 +136,17 @@ __global__ void corner_turning_kernel(const float* a, const float* bt, float* c,
 }
 
 template <int Tile> void launch_corner_turning(const Operands& o, cudaStream_t stream) {
-  corner_turning_kernel<Tile><<<grid_of(o.shape.n, o.shape.m, Tile, Tile), dim3(Tile, Tile), 0, stream>>>(
-      o.a, o.b_transposed, o.c, o.shape.m, o.shape.n, o.shape.k);
+  corner_turning_kernel<Tile>
+      <<<grid_of(o.shape.n, o.shape.m, Tile, Tile), dim3(Tile, Tile), 0, stream>>>(
+          o.a, o.b_transposed, o.c, o.shape.m, o.shape.n, o.shape.k);
   check_launch("corner_turning_kernel");
 }
 
 // Thread coarsening (PMPP's mm_tiled_coarse_kernel): each block computes Coarse tiles of C along
 // a row, loading the tile of A once per phase for all of them; each thread keeps Coarse sums.
 template <int Tile, int Coarse>
-__global__ void coarse_kernel(const float* a, const float* b, float* c, std::int64_t m, std::int64_t n,
-                              std::int64_t k) {
+__global__ void coarse_kernel(const float* a, const float* b, float* c, std::int64_t m,
+                              std::int64_t n, std::int64_t k) {
   __shared__ float as[Tile][Tile];
   __shared__ float bs[Tile][Tile];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -174,11 +179,11 @@ __global__ void coarse_kernel(const float* a, const float* b, float* c, std::int
 }
 
 template <int Tile, int Coarse> void launch_coarse(const Operands& o, cudaStream_t stream) {
-  coarse_kernel<Tile, Coarse><<<grid_of(o.shape.n, o.shape.m, Tile * Coarse, Tile), dim3(Tile, Tile), 0, stream>>>(
-      o.a, o.b, o.c, o.shape.m, o.shape.n, o.shape.k);
+  coarse_kernel<Tile, Coarse>
+      <<<grid_of(o.shape.n, o.shape.m, Tile * Coarse, Tile), dim3(Tile, Tile), 0, stream>>>(
+          o.a, o.b, o.c, o.shape.m, o.shape.n, o.shape.k);
   check_launch("coarse_kernel");
 }
-
 
 // --- beyond the course -------------------------------------------------------------------------
 
@@ -188,9 +193,9 @@ template <int Tile, int Coarse> void launch_coarse(const Operands& o, cudaStream
 // shared memory, and each thread does TM x TN FMAs for TM + TN shared loads, where the tiled
 // kernel does one FMA per two. Loads past the matrices' edges read 0; writes outside C are skipped.
 template <int BM, int BN, int BK, int TM, int TN>
-__global__ void __launch_bounds__(BM * BN / (TM * TN))
-    register_blocked_kernel(const float* a, const float* b, float* c, std::int64_t m, std::int64_t n,
-                            std::int64_t k) {
+__global__ void __launch_bounds__(BM* BN / (TM * TN))
+    register_blocked_kernel(const float* a, const float* b, float* c, std::int64_t m,
+                            std::int64_t n, std::int64_t k) {
   constexpr int threads = BM * BN / (TM * TN);
   __shared__ float as[BK][BM];
   __shared__ float bs[BK][BN];
@@ -249,19 +254,22 @@ struct Blocked {
 void launch_register_blocked(const Operands& o, cudaStream_t stream) {
   using S = Blocked;
   register_blocked_kernel<S::bm, S::bn, S::bk, S::tm, S::tn>
-      <<<grid_of(o.shape.n, o.shape.m, S::bn, S::bm), S::threads, 0, stream>>>(o.a, o.b, o.c, o.shape.m,
-                                                                               o.shape.n, o.shape.k);
+      <<<grid_of(o.shape.n, o.shape.m, S::bn, S::bm), S::threads, 0, stream>>>(
+          o.a, o.b, o.c, o.shape.m, o.shape.n, o.shape.k);
   check_launch("register_blocked_kernel");
 }
 
 // Grids of these kernels: gridDim.y counts rows of tiles (at most 65535).
 template <int RowsPerBlock> const char* fits_grid(Shape s) {
-  return (s.m + RowsPerBlock - 1) / RowsPerBlock > 65535 ? "more than 65535 rows of blocks exceed gridDim.y" : nullptr;
+  return (s.m + RowsPerBlock - 1) / RowsPerBlock > 65535
+             ? "more than 65535 rows of blocks exceed gridDim.y"
+             : nullptr;
 }
 
 const char* fits_swapped_grid(Shape s) {
-  return (s.n + basic_block - 1) / basic_block > 65535 ? "more than 65535 columns of blocks exceed gridDim.y"
-                                                       : nullptr;
+  return (s.n + basic_block - 1) / basic_block > 65535
+             ? "more than 65535 columns of blocks exceed gridDim.y"
+             : nullptr;
 }
 
 // --- cuBLAS ------------------------------------------------------------------------------------
@@ -273,19 +281,22 @@ template <cublasMath_t Math> void launch_cublas(const Operands& o, cudaStream_t 
   cublasHandle_t h = cublas_handle();
   check_cublas(cublasSetStream(h, stream), "cublasSetStream");
   check_cublas(cublasSetMathMode(h, Math), "cublasSetMathMode");
-  const cublasStatus_t status =
-      cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(o.shape.n), static_cast<int>(o.shape.m),
-                  static_cast<int>(o.shape.k), &one, o.b, static_cast<int>(o.shape.n), o.a,
-                  static_cast<int>(o.shape.k), &zero, o.c, static_cast<int>(o.shape.n));
+  const cublasStatus_t status = cublasSgemm(
+      h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(o.shape.n), static_cast<int>(o.shape.m),
+      static_cast<int>(o.shape.k), &one, o.b, static_cast<int>(o.shape.n), o.a,
+      static_cast<int>(o.shape.k), &zero, o.c, static_cast<int>(o.shape.n));
   check_cublas(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
   check_cublas(status, "cublasSgemm");
 }
 
 const char* fits_cublas_int(Shape s) {
-  return s.m > 0x7fffffff || s.n > 0x7fffffff || s.k > 0x7fffffff ? "cuBLAS takes 32-bit dimensions" : nullptr;
+  return s.m > 0x7fffffff || s.n > 0x7fffffff || s.k > 0x7fffffff ? "cuBLAS takes 32-bit dimensions"
+                                                                  : nullptr;
 }
 
-template <class Kernel> const void* address(Kernel kernel) { return reinterpret_cast<const void*>(kernel); }
+template <class Kernel> const void* address(Kernel kernel) {
+  return reinterpret_cast<const void*>(kernel);
+}
 
 constexpr int course_tile = 16;
 
@@ -294,66 +305,110 @@ constexpr int course_tile = 16;
 std::span<const Rung> registry() {
   static const std::array rungs = {
       Rung{.info = {.name = "basic",
-                    .idea = "one thread per element of C; a warp reads a row of A (broadcast) and coalesced rows of B",
-                    .role = Role::seed, .course_row = "basic matrix multiplication kernel",
+                    .idea = "one thread per element of C; a warp reads a row of A (broadcast) and "
+                            "coalesced rows of B",
+                    .role = Role::seed,
+                    .course_row = "basic matrix multiplication kernel",
                     .params = {{{"block", basic_block}}},
-                    .kernel = address(basic_kernel), .block_threads = basic_block * basic_block},
-           .unsupported = fits_grid<basic_block>, .launch = launch_basic},
+                    .kernel = address(basic_kernel),
+                    .block_threads = basic_block * basic_block},
+           .unsupported = fits_grid<basic_block>,
+           .launch = launch_basic},
       Rung{.info = {.name = "basic_swapped",
-                    .idea = "the thread mapping swapped: a warp reads 32 rows of A at once, one transaction each",
-                    .role = Role::beyond, .params = {{{"block", basic_block}}},
-                    .kernel = address(basic_swapped_kernel), .block_threads = basic_block * basic_block},
-           .unsupported = fits_swapped_grid, .launch = launch_basic_swapped},
-      Rung{.info = {.name = "tiled",
-                    .idea = "16x16 tiles of A and B in shared memory: each loaded element is used 16 times",
-                    .role = Role::seed, .course_row = "tiled matrix multiplication kernel (TILE_WIDTH 16)",
-                    .params = {{{"tile", course_tile}}},
-                    .kernel = address(tiled_kernel<course_tile>), .block_threads = course_tile * course_tile},
-           .unsupported = fits_grid<course_tile>, .launch = launch_tiled<course_tile>},
-      Rung{.info = {.name = "tiled_32", .idea = "the tiled kernel with TILE_WIDTH 32 (1024 threads per block)",
-                    .role = Role::variant, .variant_of = "tiled", .params = {{{"tile", 32}}},
-                    .kernel = address(tiled_kernel<32>), .block_threads = 32 * 32},
-           .unsupported = fits_grid<32>, .launch = launch_tiled<32>},
+                    .idea = "the thread mapping swapped: a warp reads 32 rows of A at once, one "
+                            "transaction each",
+                    .role = Role::beyond,
+                    .params = {{{"block", basic_block}}},
+                    .kernel = address(basic_swapped_kernel),
+                    .block_threads = basic_block * basic_block},
+           .unsupported = fits_swapped_grid,
+           .launch = launch_basic_swapped},
+      Rung{.info =
+               {.name = "tiled",
+                .idea =
+                    "16x16 tiles of A and B in shared memory: each loaded element is used 16 times",
+                .role = Role::seed,
+                .course_row = "tiled matrix multiplication kernel (TILE_WIDTH 16)",
+                .params = {{{"tile", course_tile}}},
+                .kernel = address(tiled_kernel<course_tile>),
+                .block_threads = course_tile * course_tile},
+           .unsupported = fits_grid<course_tile>,
+           .launch = launch_tiled<course_tile>},
+      Rung{.info = {.name = "tiled_32",
+                    .idea = "the tiled kernel with TILE_WIDTH 32 (1024 threads per block)",
+                    .role = Role::variant,
+                    .variant_of = "tiled",
+                    .params = {{{"tile", 32}}},
+                    .kernel = address(tiled_kernel<32>),
+                    .block_threads = 32 * 32},
+           .unsupported = fits_grid<32>,
+           .launch = launch_tiled<32>},
       Rung{.info = {.name = "corner_turning",
-                    .idea = "B stored transposed: its tiles read along rows (coalesced), turned in shared memory",
-                    .role = Role::seed, .course_row = "corner turning",
+                    .idea = "B stored transposed: its tiles read along rows (coalesced), turned in "
+                            "shared memory",
+                    .role = Role::seed,
+                    .course_row = "corner turning",
                     .params = {{{"tile", course_tile}}},
                     .kernel = address(corner_turning_kernel<course_tile>),
                     .block_threads = course_tile * course_tile},
-           .unsupported = fits_grid<course_tile>, .launch = launch_corner_turning<course_tile>},
-      Rung{.info = {.name = "coarse_4",
-                    .idea = "each block computes 4 tiles of C along a row, loading A's tile once for all 4",
-                    .role = Role::seed, .course_row = "mm_tiled_coarse_kernel (COARSE_FACTOR 4)",
-                    .params = {{{"tile", course_tile}, {"coarse_factor", 4}}},
-                    .kernel = address(coarse_kernel<course_tile, 4>), .block_threads = course_tile * course_tile},
-           .unsupported = fits_grid<course_tile>, .launch = launch_coarse<course_tile, 4>},
-      Rung{.info = {.name = "coarse_2", .idea = "thread coarsening with COARSE_FACTOR 2",
-                    .role = Role::variant, .variant_of = "coarse_4",
+           .unsupported = fits_grid<course_tile>,
+           .launch = launch_corner_turning<course_tile>},
+      Rung{.info =
+               {.name = "coarse_4",
+                .idea =
+                    "each block computes 4 tiles of C along a row, loading A's tile once for all 4",
+                .role = Role::seed,
+                .course_row = "mm_tiled_coarse_kernel (COARSE_FACTOR 4)",
+                .params = {{{"tile", course_tile}, {"coarse_factor", 4}}},
+                .kernel = address(coarse_kernel<course_tile, 4>),
+                .block_threads = course_tile * course_tile},
+           .unsupported = fits_grid<course_tile>,
+           .launch = launch_coarse<course_tile, 4>},
+      Rung{.info = {.name = "coarse_2",
+                    .idea = "thread coarsening with COARSE_FACTOR 2",
+                    .role = Role::variant,
+                    .variant_of = "coarse_4",
                     .params = {{{"tile", course_tile}, {"coarse_factor", 2}}},
-                    .kernel = address(coarse_kernel<course_tile, 2>), .block_threads = course_tile * course_tile},
-           .unsupported = fits_grid<course_tile>, .launch = launch_coarse<course_tile, 2>},
-      Rung{.info = {.name = "coarse_8", .idea = "thread coarsening with COARSE_FACTOR 8",
-                    .role = Role::variant, .variant_of = "coarse_4",
+                    .kernel = address(coarse_kernel<course_tile, 2>),
+                    .block_threads = course_tile * course_tile},
+           .unsupported = fits_grid<course_tile>,
+           .launch = launch_coarse<course_tile, 2>},
+      Rung{.info = {.name = "coarse_8",
+                    .idea = "thread coarsening with COARSE_FACTOR 8",
+                    .role = Role::variant,
+                    .variant_of = "coarse_4",
                     .params = {{{"tile", course_tile}, {"coarse_factor", 8}}},
-                    .kernel = address(coarse_kernel<course_tile, 8>), .block_threads = course_tile * course_tile},
-           .unsupported = fits_grid<course_tile>, .launch = launch_coarse<course_tile, 8>},
+                    .kernel = address(coarse_kernel<course_tile, 8>),
+                    .block_threads = course_tile * course_tile},
+           .unsupported = fits_grid<course_tile>,
+           .launch = launch_coarse<course_tile, 8>},
       Rung{.info = {.name = "register_blocked",
-                    .idea = "128x128 block tiles, each thread an 8x8 micro-tile in registers: 64 FMAs per 16 "
+                    .idea = "128x128 block tiles, each thread an 8x8 micro-tile in registers: 64 "
+                            "FMAs per 16 "
                             "shared loads",
                     .role = Role::beyond,
-                    .params = {{{"block_m", Blocked::bm}, {"block_n", Blocked::bn}, {"block_k", Blocked::bk},
-                                {"thread_m", Blocked::tm}, {"thread_n", Blocked::tn}}},
-                    .kernel = address(register_blocked_kernel<Blocked::bm, Blocked::bn, Blocked::bk, Blocked::tm,
-                                                              Blocked::tn>),
+                    .params = {{{"block_m", Blocked::bm},
+                                {"block_n", Blocked::bn},
+                                {"block_k", Blocked::bk},
+                                {"thread_m", Blocked::tm},
+                                {"thread_n", Blocked::tn}}},
+                    .kernel = address(register_blocked_kernel<Blocked::bm, Blocked::bn, Blocked::bk,
+                                                              Blocked::tm, Blocked::tn>),
                     .block_threads = Blocked::threads},
-           .unsupported = fits_grid<Blocked::bm>, .launch = launch_register_blocked},
-      Rung{.info = {.name = "cublasSgemm", .idea = "cuBLAS with FP32 math (CUBLAS_DEFAULT_MATH: no TF32)",
-                    .role = Role::reference, .vendor = true},
-           .unsupported = fits_cublas_int, .launch = launch_cublas<CUBLAS_DEFAULT_MATH>},
+           .unsupported = fits_grid<Blocked::bm>,
+           .launch = launch_register_blocked},
+      Rung{.info = {.name = "cublasSgemm",
+                    .idea = "cuBLAS with FP32 math (CUBLAS_DEFAULT_MATH: no TF32)",
+                    .role = Role::reference,
+                    .vendor = true},
+           .unsupported = fits_cublas_int,
+           .launch = launch_cublas<CUBLAS_DEFAULT_MATH>},
       Rung{.info = {.name = "cublasSgemm_tf32",
-                    .idea = "cuBLAS on the tensor cores in TF32 (10-bit mantissas): other arithmetic, for context",
+                    .idea = "cuBLAS on the tensor cores in TF32 (10-bit mantissas): other "
+                            "arithmetic, for context",
                     .role = Role::reference},
-           .unsupported = fits_cublas_int, .launch = launch_cublas<CUBLAS_TF32_TENSOR_OP_MATH>,
+           .unsupported = fits_cublas_int,
+           .launch = launch_cublas<CUBLAS_TF32_TENSOR_OP_MATH>,
            .input_rounding = 0x1p-11},
   };
   return rungs;

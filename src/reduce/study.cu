@@ -37,12 +37,16 @@ template <class T> T* pool_of(Pools& p) {
     return p.floats.data();
 }
 
-template <class T> constexpr const char* type_name() { return std::is_same_v<T, int> ? "int32" : "float"; }
+template <class T> constexpr const char* type_name() {
+  return std::is_same_v<T, int> ? "int32" : "float";
+}
 
 // Windows of n elements for rotation: enough that 3 x L2 bytes pass between two reads of one.
 std::int64_t rotation_windows(const RunContext& ctx, std::int64_t n, std::int64_t pool) {
   const double bytes = static_cast<double>(n) * 4;
-  const auto wanted = static_cast<std::int64_t>(std::ceil(3.0 * static_cast<double>(ctx.device.l2_bytes) / bytes)) + 1;
+  const auto wanted =
+      static_cast<std::int64_t>(std::ceil(3.0 * static_cast<double>(ctx.device.l2_bytes) / bytes)) +
+      1;
   return std::clamp<std::int64_t>(wanted, 1, pool / n);
 }
 
@@ -88,8 +92,8 @@ template <class T> ReduceLaunch<T> launcher(const Rung& rung) {
 // window 0), into `row`.
 template <class T>
 void check_and_time(const RunContext& ctx, const std::string& what, const Rung& rung, Pools& pools,
-                    std::int64_t n, const Expected<T>& want, const std::vector<std::int64_t>& windows,
-                    Row& row, Stream& stream) {
+                    std::int64_t n, const Expected<T>& want,
+                    const std::vector<std::int64_t>& windows, Row& row, Stream& stream) {
   const ReduceLaunch<T> launch = launcher<T>(rung);
   const T* base = pool_of<T>(pools);
   const std::size_t scratch_bytes = rung.unsupported(n) ? 0 : rung.scratch_bytes(n);
@@ -100,7 +104,8 @@ void check_and_time(const RunContext& ctx, const std::string& what, const Rung& 
   PinnedBuffer<T> got(1);
   const auto check = [&](cudaStream_t st) {
     return check_output(
-        out.data(), 1, got, [&](cudaStream_t l) { launch(base, n, out.data(), scratch.data(), scratch_bytes, l); },
+        out.data(), 1, got,
+        [&](cudaStream_t l) { launch(base, n, out.data(), scratch.data(), scratch_bytes, l); },
         [&](std::span<const T> value) { return judge(value[0], want, n); }, st, row.name);
   };
   std::vector<std::int64_t> next(windows.size(), 0);
@@ -142,15 +147,17 @@ void add_all_levels_figures(Table& table, std::int64_t n) {
       row.params["all_levels_gbs"] = per_second(bytes, row.timings[0]->median_ms) / 1e9;
     }
   }
-  table.footnotes.push_back(
-      "GB/s here = n x 4 B / time, the arithmetic behind the course's table (2^22 x 4 B / 8.054 ms = "
-      "2.083 GB/s). The course's reduction slides (Hui Liu) also count every level's reads and writes: "
-      "the JSON carries that figure as all_levels_bytes and all_levels_gbs for the multi-level rungs.");
+  table.footnotes.push_back("GB/s here = n x 4 B / time, the arithmetic behind the course's table "
+                            "(2^22 x 4 B / 8.054 ms = "
+                            "2.083 GB/s). The course's reduction slides (Hui Liu) also count every "
+                            "level's reads and writes: "
+                            "the JSON carries that figure as all_levels_bytes and all_levels_gbs "
+                            "for the multi-level rungs.");
 }
 
 template <class T>
-Table ladder_table(const RunContext& ctx, Pools& pools, std::int64_t n, std::string label, bool headline,
-                   Stream& stream) {
+Table ladder_table(const RunContext& ctx, Pools& pools, std::int64_t n, std::string label,
+                   bool headline, Stream& stream) {
   Table table = make_table(ctx, type_name<T>(), n);
   table.headline = headline;
   std::vector<std::int64_t> windows = {1};
@@ -158,26 +165,31 @@ Table ladder_table(const RunContext& ctx, Pools& pools, std::int64_t n, std::str
   if (bytes < 3.0 * static_cast<double>(ctx.device.l2_bytes)) {
     const std::int64_t rotating = rotation_windows(ctx, n, pools.elements);
     windows.push_back(rotating);
-    label += std::string(label.empty() ? "" : "; ") + "input fits in the L2: [1] reads one buffer (L2 speed), [2] rotates over " +
+    label += std::string(label.empty() ? "" : "; ") +
+             "input fits in the L2: [1] reads one buffer (L2 speed), [2] rotates over " +
              std::to_string(rotating) + " buffers (DRAM)";
-    table.groups = {"one buffer (L2-resident)", "rotating " + std::to_string(rotating) + " buffers"};
+    table.groups = {"one buffer (L2-resident)",
+                    "rotating " + std::to_string(rotating) + " buffers"};
   } else {
-    label += std::string(label.empty() ? "" : "; ") + "far larger than the L2: every launch reads DRAM";
+    label +=
+        std::string(label.empty() ? "" : "; ") + "far larger than the L2: every launch reads DRAM";
     table.groups = {"one buffer"};
   }
   table.case_label = label;
   const Expected<T> want = expected_sum<T>(pool_of<T>(pools), n, stream);
   for_each_shown_rung(ctx, registry(), table, [&](const Rung& rung, Row& row) {
-    check_and_time<T>(ctx, std::string("reduce ") + type_name<T>() + " n = " + count_label(n), rung, pools, n,
-                      want, windows, row, stream);
+    check_and_time<T>(ctx, std::string("reduce ") + type_name<T>() + " n = " + count_label(n), rung,
+                      pools, n, want, windows, row, stream);
   });
   add_all_levels_figures(table, n);
   table.params["seed"] = pools.seed; // replays the inputs: fill_random(seed, n)
   table.footnotes.push_back("random input seed " + std::to_string(pools.seed) +
-                            (std::is_same_v<T, int> ? " (int32 in [-1000, 1000], no zeros)" : " (float in [-1, 1), no zeros)"));
+                            (std::is_same_v<T, int> ? " (int32 in [-1000, 1000], no zeros)"
+                                                    : " (float in [-1, 1), no zeros)"));
   if constexpr (std::is_floating_point_v<T>) {
     char text[200];
-    std::snprintf(text, sizeof text, "float check: |gpu - exact| <= d u / (1 - d u) x sum|x| with d = %lld",
+    std::snprintf(text, sizeof text,
+                  "float check: |gpu - exact| <= d u / (1 - d u) x sum|x| with d = %lld",
                   static_cast<long long>(rounding_depth_bound(n)));
     table.footnotes.push_back(text);
     table.params["float_check_depth"] = rounding_depth_bound(n);
@@ -190,7 +202,8 @@ __global__ void empty_kernel() {}
 
 // The sweep: the library call and CUB, int32 and float; with --all also the rungs whose launch
 // shapes the library chooses between (int32), in a second table.
-std::vector<Sweep> sweep(const RunContext& ctx, Pools& pools, int from_log2, int to_log2, Stream& stream) {
+std::vector<Sweep> sweep(const RunContext& ctx, Pools& pools, int from_log2, int to_log2,
+                         Stream& stream) {
   const Rung* library = nullptr;
   const Rung* vendor = nullptr;
   std::vector<const Rung*> candidates;
@@ -199,15 +212,18 @@ std::vector<Sweep> sweep(const RunContext& ctx, Pools& pools, int from_log2, int
       library = &rung;
     else if (rung.info.role == Role::reference && rung.info.vendor)
       vendor = &rung;
-    else if (rung.info.name.starts_with("single_pass") || rung.info.name.starts_with("polled_finish") ||
-             rung.info.name == "flagged_finish" || rung.info.name == "one_cluster")
+    else if (rung.info.name.starts_with("single_pass") ||
+             rung.info.name.starts_with("polled_finish") || rung.info.name == "flagged_finish" ||
+             rung.info.name == "one_cluster")
       candidates.push_back(&rung);
   }
   Sweep main;
   main.study = "reduce";
   main.title = "reduce sweep: ladder::reduce vs CUB, rotating inputs";
-  main.series = {{"int32 ladder", Role::library}, {"int32 CUB", Role::reference},
-                 {"float ladder", Role::library}, {"float CUB", Role::reference}};
+  main.series = {{"int32 ladder", Role::library},
+                 {"int32 CUB", Role::reference},
+                 {"float ladder", Role::library},
+                 {"float CUB", Role::reference}};
   main.ratios = {{"int32 x CUB", 0, 1}, {"float x CUB", 2, 3}};
   Sweep shapes;
   shapes.study = "reduce";
@@ -228,9 +244,11 @@ std::vector<Sweep> sweep(const RunContext& ctx, Pools& pools, int from_log2, int
       using T = decltype(type_tag);
       Row row = make_row(rung.info, "", 1);
       if constexpr (std::is_same_v<T, int>)
-        check_and_time<int>(ctx, "reduce sweep n = " + count_label(n), rung, pools, n, want_int, {windows}, row, stream);
+        check_and_time<int>(ctx, "reduce sweep n = " + count_label(n), rung, pools, n, want_int,
+                            {windows}, row, stream);
       else
-        check_and_time<float>(ctx, "reduce sweep n = " + count_label(n), rung, pools, n, want_float, {windows}, row, stream);
+        check_and_time<float>(ctx, "reduce sweep n = " + count_label(n), rung, pools, n, want_float,
+                              {windows}, row, stream);
       point.times.push_back(row.timings[0]);
       point.checks.push_back(row.check);
     };
@@ -248,12 +266,13 @@ std::vector<Sweep> sweep(const RunContext& ctx, Pools& pools, int from_log2, int
       shapes.points.push_back(std::move(p));
     }
   }
-  const Measurement floor = time_launches([](cudaStream_t s) { empty_kernel<<<1, 32, 0, s>>>(); }, stream,
-                                          ctx.options.timing);
+  const Measurement floor = time_launches([](cudaStream_t s) { empty_kernel<<<1, 32, 0, s>>>(); },
+                                          stream, ctx.options.timing);
   char text[200];
-  std::snprintf(text, sizeof text,
-                "an empty kernel, one launch timed the same way, takes %s: no one-launch call can beat it",
-                format_time(floor.median_ms).c_str());
+  std::snprintf(
+      text, sizeof text,
+      "an empty kernel, one launch timed the same way, takes %s: no one-launch call can beat it",
+      format_time(floor.median_ms).c_str());
   main.footnotes.push_back(text);
   main.params["empty_kernel_ms"] = floor.median_ms;
   std::vector<Sweep> out = {std::move(main)};
@@ -290,13 +309,17 @@ StudyResults run(const RunContext& ctx) {
   }
   if (ctx.options.small) {
     tables.push_back(ladder_table<int>(ctx, pools, 1000003, "small", true, stream));
-    tables.push_back(ladder_table<float>(ctx, pools, std::int64_t{1} << 16, "small", false, stream));
+    tables.push_back(
+        ladder_table<float>(ctx, pools, std::int64_t{1} << 16, "small", false, stream));
     results.sweeps = sweep(ctx, pools, 10, 14, stream);
     return results;
   }
-  tables.push_back(ladder_table<int>(ctx, pools, std::int64_t{1} << 28, "default size", true, stream));
-  tables.push_back(ladder_table<float>(ctx, pools, std::int64_t{1} << 28, "default size", false, stream));
-  tables.push_back(ladder_table<int>(ctx, pools, std::int64_t{1} << 22, "the course's size", false, stream));
+  tables.push_back(
+      ladder_table<int>(ctx, pools, std::int64_t{1} << 28, "default size", true, stream));
+  tables.push_back(
+      ladder_table<float>(ctx, pools, std::int64_t{1} << 28, "default size", false, stream));
+  tables.push_back(
+      ladder_table<int>(ctx, pools, std::int64_t{1} << 22, "the course's size", false, stream));
   results.sweeps = sweep(ctx, pools, 10, 28, stream);
   return results;
 }
@@ -306,15 +329,16 @@ std::string notes() { return brent_notes(); }
 } // namespace
 
 const Study& study() {
-  static const Study s{.name = "reduce",
-                       .title = "Parallel reduction (sum; int32 and float), the course's seven kernels and beyond",
-                       .course = "Harris's seven kernels as taught in \"Optimizing CUDA code\" (Moreno Maza, UWO "
-                                 "CS4402) and the reduction slides of Hui Liu",
-                       .rungs = registry_infos<registry>,
-                       .run = run,
-                       .check_size = check_size,
-                       .size_syntax = "N, 2^K or 4Mi (elements)",
-                       .notes = notes};
+  static const Study s{
+      .name = "reduce",
+      .title = "Parallel reduction (sum; int32 and float), the course's seven kernels and beyond",
+      .course = "Harris's seven kernels as taught in \"Optimizing CUDA code\" (Moreno Maza, UWO "
+                "CS4402) and the reduction slides of Hui Liu",
+      .rungs = registry_infos<registry>,
+      .run = run,
+      .check_size = check_size,
+      .size_syntax = "N, 2^K or 4Mi (elements)",
+      .notes = notes};
   return s;
 }
 

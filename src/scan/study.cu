@@ -21,13 +21,19 @@ namespace {
 
 void check_size(std::string_view text) { (void)parse_count(text, "--size"); }
 
-template <class T> constexpr const char* type_name() { return std::is_floating_point_v<T> ? "float" : "int32"; }
-
-std::string l2_label(const RunContext& ctx, double bytes) {
-  return bytes < 4.0 * static_cast<double>(ctx.device.l2_bytes) ? "fits in L2 or nearly: cache speed, not DRAM" : "";
+template <class T> constexpr const char* type_name() {
+  return std::is_floating_point_v<T> ? "float" : "int32";
 }
 
-std::string joined(std::string a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + "; " + b; }
+std::string l2_label(const RunContext& ctx, double bytes) {
+  return bytes < 4.0 * static_cast<double>(ctx.device.l2_bytes)
+             ? "fits in L2 or nearly: cache speed, not DRAM"
+             : "";
+}
+
+std::string joined(std::string a, const std::string& b) {
+  return a.empty() ? b : b.empty() ? a : a + "; " + b;
+}
 
 // Kernel launches and memsets in one library call at this size: a stream capture of the call.
 struct GraphCount {
@@ -62,7 +68,9 @@ std::optional<GraphCount> capture_library_call(std::int64_t n, const DeviceBuffe
   for (auto node : nodes) {
     cudaGraphNodeType type{};
     cudaGraphNodeGetType(node, &type);
-    ++(type == cudaGraphNodeTypeKernel ? c.kernels : type == cudaGraphNodeTypeMemset ? c.memsets : c.other);
+    ++(type == cudaGraphNodeTypeKernel   ? c.kernels
+       : type == cudaGraphNodeTypeMemset ? c.memsets
+                                         : c.other);
   }
   cudaGraphDestroy(graph);
   return c;
@@ -99,8 +107,8 @@ template <class T> struct ScanCase {
           if (!rung.computes_scan)
             return compare_exact<T>(got, input);
           if constexpr (std::is_floating_point_v<T>)
-            return compare_prefix_sums<T>(got, input, false,
-                                          scan_error_depth(n, rung.chain_tile > 0 ? rung.chain_tile : n));
+            return compare_prefix_sums<T>(
+                got, input, false, scan_error_depth(n, rung.chain_tile > 0 ? rung.chain_tile : n));
           else
             return compare_exact<T>(got, expected);
         },
@@ -125,9 +133,11 @@ void measure(const RunContext& ctx, const Rung& rung, ScanCase<T>& c, Row& row, 
   }
   const ScanLaunch<T> launch = launcher<T>(rung);
   measure_rung(
-      ctx, std::string("scan ") + type_name<T>() + " n = " + count_label(c.n), row, rung.unsupported(c.n),
-      [&](cudaStream_t st) { return c.check(rung, launch, st); },
-      {{0, [&](cudaStream_t st) { launch(c.in.data(), c.out.data(), c.n, st); }, ctx.options.timing}}, stream);
+      ctx, std::string("scan ") + type_name<T>() + " n = " + count_label(c.n), row,
+      rung.unsupported(c.n), [&](cudaStream_t st) { return c.check(rung, launch, st); },
+      {{0, [&](cudaStream_t st) { launch(c.in.data(), c.out.data(), c.n, st); },
+        ctx.options.timing}},
+      stream);
 }
 
 Table scan_table(const RunContext& ctx, const std::string& type, std::int64_t n) {
@@ -144,27 +154,32 @@ Table scan_table(const RunContext& ctx, const std::string& type, std::int64_t n)
 }
 
 template <class T>
-Table run_scan_case(const RunContext& ctx, std::int64_t n, const std::string& label, bool headline, Stream& stream) {
+Table run_scan_case(const RunContext& ctx, std::int64_t n, const std::string& label, bool headline,
+                    Stream& stream) {
   Table table = scan_table(ctx, type_name<T>(), n);
   table.headline = headline;
   table.case_label = joined(label, l2_label(ctx, table.work.bytes_read + table.work.bytes_written));
   ScanCase<T> c(n, stream);
   table.params["seed"] = c.seed; // replays the inputs: fill_random(seed, n)
   table.footnotes.push_back("random input seed " + std::to_string(c.seed) +
-                            (std::is_floating_point_v<T> ? ", uniform in [-1, 1)" : ", uniform in [-1000, 1000] without 0"));
-  for_each_shown_rung(ctx, registry(), table, [&](const Rung& rung, Row& row) { measure<T>(ctx, rung, c, row, stream); });
+                            (std::is_floating_point_v<T> ? ", uniform in [-1, 1)"
+                                                         : ", uniform in [-1000, 1000] without 0"));
+  for_each_shown_rung(ctx, registry(), table,
+                      [&](const Rung& rung, Row& row) { measure<T>(ctx, rung, c, row, stream); });
   if constexpr (!std::is_floating_point_v<T>) {
     if (const auto graph = capture_library_call(n, c.in, c.out)) {
       table.params["library_kernel_launches"] = graph->kernels;
       table.params["library_memsets"] = graph->memsets;
       table.footnotes.push_back("ladder::exclusive_scan at this size, captured into a graph: " +
                                 std::to_string(graph->kernels) + " kernel launch(es), " +
-                                std::to_string(graph->memsets) + " memset(s), " + std::to_string(graph->other) +
+                                std::to_string(graph->memsets) + " memset(s), " +
+                                std::to_string(graph->other) +
                                 " other node(s) (scratch allocation and release)");
     }
   }
   table.footnotes.push_back("cpu_scan: one core of the host, std::chrono, median of " +
-                            std::to_string(c.cpu_time.samples) + " runs; its 'cumul' column is the course's "
+                            std::to_string(c.cpu_time.samples) +
+                            " runs; its 'cumul' column is the course's "
                             "CPU/GPU speedup");
   return table;
 }
@@ -199,7 +214,9 @@ Table run_compact_case(const RunContext& ctx, std::int64_t n, Stream& stream) {
   table.work.formula = "n x 4 B read + kept x 4 B written (+ the 8-byte count)";
   table.case_label = l2_label(ctx, table.work.bytes_read + table.work.bytes_written);
 
-  Row cpu = make_row({.name = "cpu_copy_if", .idea = "std::copy_if on one CPU core, the reference", .role = Role::seed},
+  Row cpu = make_row({.name = "cpu_copy_if",
+                      .idea = "std::copy_if on one CPU core, the reference",
+                      .role = Role::seed},
                      "1", 1);
   cpu.check = CheckStatus::passed;
   cpu.timings[0] = cpu_time;
@@ -207,25 +224,29 @@ Table run_compact_case(const RunContext& ctx, std::int64_t n, Stream& stream) {
   for_each_shown_rung(ctx, compact_registry(), table, [&](const CompactRung& rung, Row& row) {
     const auto check = [&](cudaStream_t st) {
       const std::string wrong_count = check_output(
-          kept.data(), 1, host_kept, [&](cudaStream_t l) { rung.launch(in.data(), out.data(), n, kept.data(), l); },
+          kept.data(), 1, host_kept,
+          [&](cudaStream_t l) { rung.launch(in.data(), out.data(), n, kept.data(), l); },
           [&](std::span<const std::int64_t> got) {
             return got[0] == kept_count ? std::string()
-                                        : "count " + std::to_string(got[0]) + ", expected " + std::to_string(kept_count);
+                                        : "count " + std::to_string(got[0]) + ", expected " +
+                                              std::to_string(kept_count);
           },
           st, row.name);
       if (!wrong_count.empty())
         return wrong_count;
       return check_output(
-          out.data(), count, host_out, [&](cudaStream_t l) { rung.launch(in.data(), out.data(), n, kept.data(), l); },
+          out.data(), count, host_out,
+          [&](cudaStream_t l) { rung.launch(in.data(), out.data(), n, kept.data(), l); },
           [&](std::span<const std::int32_t> got) {
             return compare_exact<std::int32_t>(got.first(expected.size()), expected);
           },
           st, row.name);
     };
-    measure_rung(ctx, "compact n = " + count_label(n), row, nullptr, check,
-                 {{0, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), n, kept.data(), st); },
-                   ctx.options.timing}},
-                 stream);
+    measure_rung(
+        ctx, "compact n = " + count_label(n), row, nullptr, check,
+        {{0, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), n, kept.data(), st); },
+          ctx.options.timing}},
+        stream);
   });
   table.params["seed"] = seed;
   table.footnotes.push_back("random input seed " + std::to_string(seed) +
@@ -262,8 +283,9 @@ Sweep sweep(const RunContext& ctx, int from_log2, int to_log2, Stream& stream) {
     point.checks.push_back(CheckStatus::passed);
     s.points.push_back(std::move(point));
   }
-  s.footnotes.push_back("x CPU is the course's CPU-vs-GPU table (1024 .. 16M elements on an 8800 GTX) on this "
-                        "machine: the sequential scan on one host core over the library call");
+  s.footnotes.push_back(
+      "x CPU is the course's CPU-vs-GPU table (1024 .. 16M elements on an 8800 GTX) on this "
+      "machine: the sequential scan on one host core over the library call");
   return s;
 }
 
@@ -273,12 +295,14 @@ StudyResults run(const RunContext& ctx) {
   auto& tables = results.tables;
   if (!ctx.options.sizes.empty()) {
     for (const auto& size : ctx.options.sizes)
-      tables.push_back(run_scan_case<std::int32_t>(ctx, parse_count(size, "--size"), "", tables.empty(), stream));
+      tables.push_back(run_scan_case<std::int32_t>(ctx, parse_count(size, "--size"), "",
+                                                   tables.empty(), stream));
     return results;
   }
   if (ctx.options.small) {
     tables.push_back(run_scan_case<std::int32_t>(ctx, 65539, "small", true, stream));
-    tables.push_back(run_scan_case<std::int32_t>(ctx, 1000, "small: the course's kernels run", false, stream));
+    tables.push_back(
+        run_scan_case<std::int32_t>(ctx, 1000, "small: the course's kernels run", false, stream));
     tables.push_back(run_scan_case<std::int32_t>(ctx, 4097, "small", false, stream));
     tables.push_back(run_scan_case<float>(ctx, 65539, "small", false, stream));
     tables.push_back(run_compact_case(ctx, 100003, stream));
@@ -288,8 +312,8 @@ StudyResults run(const RunContext& ctx) {
   const std::int64_t large = std::int64_t{1} << 28;
   tables.push_back(run_scan_case<std::int32_t>(ctx, large, "default size", true, stream));
   tables.push_back(run_scan_case<float>(ctx, large, "default size", false, stream));
-  tables.push_back(run_scan_case<std::int32_t>(ctx, 1024, "the course's one-block size, where its kernels run", false,
-                                               stream));
+  tables.push_back(run_scan_case<std::int32_t>(
+      ctx, 1024, "the course's one-block size, where its kernels run", false, stream));
   tables.push_back(run_compact_case(ctx, large, stream));
   results.sweeps.push_back(sweep(ctx, 10, 28, stream));
   return results;
@@ -311,15 +335,16 @@ std::string notes() {
 } // namespace
 
 const Study& study() {
-  static const Study s{.name = "scan",
-                       .title = "Parallel scan (exclusive prefix sum) and stream compaction",
-                       .course = "\"Optimizing CUDA code\" (Moreno Maza, UWO CS4402): parallel scan, after "
-                                 "Harris, Sengupta and Owens (GPU Gems 3, chapter 39)",
-                       .rungs = rung_infos,
-                       .run = run,
-                       .check_size = check_size,
-                       .size_syntax = "N, 2^K or 4Mi (elements, int32)",
-                       .notes = notes};
+  static const Study s{
+      .name = "scan",
+      .title = "Parallel scan (exclusive prefix sum) and stream compaction",
+      .course = "\"Optimizing CUDA code\" (Moreno Maza, UWO CS4402): parallel scan, after "
+                "Harris, Sengupta and Owens (GPU Gems 3, chapter 39)",
+      .rungs = rung_infos,
+      .run = run,
+      .check_size = check_size,
+      .size_syntax = "N, 2^K or 4Mi (elements, int32)",
+      .notes = notes};
   return s;
 }
 

@@ -69,8 +69,7 @@ template <bool Padded> __host__ __device__ constexpr int bank_index(int i) {
   return Padded ? i + (i >> 5) : i;
 }
 
-template <class T, bool Padded>
-__device__ void blelloch_in_shared(T* temp, int m, T* total) {
+template <class T, bool Padded> __device__ void blelloch_in_shared(T* temp, int m, T* total) {
   const int thid = threadIdx.x;
   int offset = 1;
   for (int d = m >> 1; d > 0; d >>= 1) { // up-sweep: build sums in place up the tree
@@ -132,7 +131,8 @@ const char* no_more_than_int_grid(std::int64_t n) {
   return n / 256 < (1ll << 31) - 1 ? nullptr : "more tiles than a grid can hold";
 }
 
-template <class T> void launch_hillis_steele(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+template <class T>
+void launch_hillis_steele(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   const int threads = static_cast<int>(n);
   hillis_steele_kernel<T><<<1, threads, 2 * threads * sizeof(T), stream>>>(in, out, threads);
   check_launch("hillis_steele_kernel");
@@ -179,18 +179,22 @@ __global__ void __launch_bounds__(block_items / 2)
       out[base + i] += add;
 }
 
-template <class T> void launch_three_phase(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+template <class T>
+void launch_three_phase(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   const std::int64_t blocks = (n + block_items - 1) / block_items;
   if (blocks == 1) {
     block_prescan_kernel<T><<<1, block_items / 2, 0, stream>>>(in, out, n, nullptr);
     check_launch("block_prescan_kernel");
     return;
   }
-  T* sums = static_cast<T*>(detail::scratch_alloc(static_cast<std::size_t>(blocks) * sizeof(T), stream));
-  block_prescan_kernel<T><<<static_cast<unsigned>(blocks), block_items / 2, 0, stream>>>(in, out, n, sums);
+  T* sums =
+      static_cast<T*>(detail::scratch_alloc(static_cast<std::size_t>(blocks) * sizeof(T), stream));
+  block_prescan_kernel<T>
+      <<<static_cast<unsigned>(blocks), block_items / 2, 0, stream>>>(in, out, n, sums);
   check_launch("block_prescan_kernel");
   launch_three_phase<T>(sums, sums, blocks, stream); // in place: a block reads before it writes
-  add_block_sums_kernel<T><<<static_cast<unsigned>(blocks), block_items / 2, 0, stream>>>(out, n, sums);
+  add_block_sums_kernel<T>
+      <<<static_cast<unsigned>(blocks), block_items / 2, 0, stream>>>(out, n, sums);
   check_launch("add_block_sums_kernel");
   detail::scratch_free(sums, stream);
 }
@@ -210,7 +214,9 @@ template <class Shape> struct Lookback {
   template <class T> static void launch(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
     scan_detail::launch_lookback_scan<T, Shape, false>(in, out, n, stream);
   }
-  static const void* kernel() { return scan_detail::lookback_kernel_address<std::int32_t, Shape, false>(); }
+  static const void* kernel() {
+    return scan_detail::lookback_kernel_address<std::int32_t, Shape, false>();
+  }
 };
 
 using OneItem = TileShape<256, 1, 1>;
@@ -231,7 +237,9 @@ template <class Shape> struct Pipelined {
   template <class T> static void launch(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
     scan_detail::launch_lookback_scan_pipelined<T, Shape, false>(in, out, n, stream);
   }
-  static const void* kernel() { return scan_detail::pipelined_kernel_address<std::int32_t, Shape, false>(); }
+  static const void* kernel() {
+    return scan_detail::pipelined_kernel_address<std::int32_t, Shape, false>();
+  }
 };
 
 // --- beyond the look-back: reduce ahead (src/scan/reduce_ahead_scan.cuh) -----------------------
@@ -245,7 +253,9 @@ template <class Ahead> struct ReduceAhead {
       throw CudaError(cudaErrorCooperativeLaunchTooLarge, "reduce-ahead rung",
                       "this device cannot launch the grid cooperatively");
   }
-  static const void* kernel() { return scan_detail::reduce_ahead_kernel_address<std::int32_t, Ahead, false>(); }
+  static const void* kernel() {
+    return scan_detail::reduce_ahead_kernel_address<std::int32_t, Ahead, false>();
+  }
   static constexpr std::int64_t tile = Ahead::template items<std::int32_t>;
 };
 
@@ -265,9 +275,10 @@ template <class T> void launch_library(const T* in, T* out, std::int64_t n, cuda
   exclusive_scan(in, out, n, stream);
 }
 
-// --- references ------------------------------------------------------------------------------------
-// CUB with its temporary storage allocated once and kept (the way an application calls it in a
-// loop), so the row times the scan alone; ladder's rows allocate and free theirs in every call.
+// --- references
+// ------------------------------------------------------------------------------------ CUB with its
+// temporary storage allocated once and kept (the way an application calls it in a loop), so the row
+// times the scan alone; ladder's rows allocate and free theirs in every call.
 template <class T> void launch_cub(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   static DeviceBuffer<std::uint8_t> temp;
   std::size_t bytes = 0;
@@ -281,12 +292,14 @@ template <class T> void launch_cub(const T* in, T* out, std::int64_t n, cudaStre
 }
 
 template <class T> void launch_memcpy(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
-  LADDER_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+  LADDER_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T),
+                              cudaMemcpyDeviceToDevice, stream));
 }
 
 template <class K> const void* address(K* kernel) { return reinterpret_cast<const void*>(kernel); }
 
-// --- compaction ------------------------------------------------------------------------------------
+// --- compaction
+// ------------------------------------------------------------------------------------
 struct Positive {
   __device__ bool operator()(std::int32_t x) const { return x > 0; }
 };
@@ -296,8 +309,8 @@ void launch_compact(const std::int32_t* in, std::int32_t* out, std::int64_t n, s
   compact_async(in, out, n, Positive{}, count, stream);
 }
 
-void launch_cub_select(const std::int32_t* in, std::int32_t* out, std::int64_t n, std::int64_t* count,
-                       cudaStream_t stream) {
+void launch_cub_select(const std::int32_t* in, std::int32_t* out, std::int64_t n,
+                       std::int64_t* count, cudaStream_t stream) {
   static DeviceBuffer<std::uint8_t> temp;
   std::size_t bytes = 0;
   LADDER_CUDA(cub::DeviceSelect::If(nullptr, bytes, in, out, count, n, Positive{}, stream));
@@ -313,80 +326,411 @@ void launch_cub_select(const std::int32_t* in, std::int32_t* out, std::int64_t n
 
 std::span<const Rung> registry() {
   static const std::array rungs = {
-      Rung{.info = {.name = "cpu_scan", .idea = "sequential loop on one CPU core: n - 1 additions, the reference", .role = Role::seed, .course_row = "sequential algorithm / CPU Scan column"},
-           .on_cpu = true, .unsupported = any_size},
-      Rung{.info = {.name = "hillis_steele", .idea = "log2 n steps over a shared-memory double buffer: O(n log n) adds", .role = Role::seed, .course_row = "naive parallel algorithm (4/4)", .kernel = address(hillis_steele_kernel<std::int32_t>), .block_threads = 1024},
-           .unsupported = up_to_1024, .launch_i32 = launch_hillis_steele<std::int32_t>, .launch_f32 = launch_hillis_steele<float>},
-      Rung{.info = {.name = "blelloch", .idea = "up-sweep / down-sweep tree in shared memory: O(n) adds", .role = Role::seed, .course_row = "work-efficient parallel algorithm (5/6, 6/6)", .kernel = address(blelloch_kernel<std::int32_t, false>), .block_threads = 1024},
-           .unsupported = up_to_2048, .launch_i32 = launch_blelloch<std::int32_t, false>, .launch_f32 = launch_blelloch<float, false>},
-      Rung{.info = {.name = "blelloch_padded", .idea = "one pad word every 32: the tree's strided accesses spread over the banks", .role = Role::seed, .course_row = "bank-conflict-free scan (performance slide)", .kernel = address(blelloch_kernel<std::int32_t, true>), .block_threads = 1024},
-           .unsupported = up_to_2048, .launch_i32 = launch_blelloch<std::int32_t, true>, .launch_f32 = launch_blelloch<float, true>},
-      Rung{.info = {.name = "three_phase", .idea = "any n: scan 2048-element blocks, scan their sums recursively, add back", .role = Role::beyond, .params = {{{"threads", block_items / 2}, {"tile_items", block_items}}}, .kernel = address(block_prescan_kernel<std::int32_t>), .block_threads = block_items / 2},
-           .chain_tile = block_items, .unsupported = any_size, .launch_i32 = launch_three_phase<std::int32_t>, .launch_f32 = launch_three_phase<float>},
-      Rung{.info = {.name = "lookback_1item", .idea = "single pass, decoupled look-back; one element per thread (256-element tiles)", .role = Role::beyond, .params = {{{"threads", 256}, {"tile_items", OneItem::items}}}, .kernel = Lookback<OneItem>::kernel(), .block_threads = 256},
-           .chain_tile = OneItem::items, .unsupported = no_more_than_int_grid, .launch_i32 = Lookback<OneItem>::launch<std::int32_t>, .launch_f32 = Lookback<OneItem>::launch<float>},
-      Rung{.info = {.name = "lookback_regs16", .idea = "16 elements per thread in registers, coalesced 4-byte loads", .role = Role::beyond, .params = {{{"threads", 256}, {"tile_items", Regs16::items}}}, .kernel = Lookback<Regs16>::kernel(), .block_threads = 256},
-           .chain_tile = Regs16::items, .unsupported = any_size, .launch_i32 = Lookback<Regs16>::launch<std::int32_t>, .launch_f32 = Lookback<Regs16>::launch<float>},
-      Rung{.info = {.name = "lookback_v16", .idea = "the same tile with 16-byte loads and stores (4 per thread)", .role = Role::beyond, .params = {{{"threads", 256}, {"tile_items", V16::items}}}, .kernel = Lookback<V16>::kernel(), .block_threads = 256},
-           .chain_tile = V16::items, .unsupported = any_size, .launch_i32 = Lookback<V16>::launch<std::int32_t>, .launch_f32 = Lookback<V16>::launch<float>},
-      Rung{.info = {.name = "lookback_v16_x32", .idea = "32 elements per thread (8 16-byte loads in flight)", .role = Role::beyond, .params = {{{"threads", 256}, {"tile_items", V16x32::items}}}, .kernel = Lookback<V16x32>::kernel(), .block_threads = 256},
-           .chain_tile = V16x32::items, .unsupported = any_size, .launch_i32 = Lookback<V16x32>::launch<std::int32_t>, .launch_f32 = Lookback<V16x32>::launch<float>},
-      Rung{.info = {.name = "lookback_v16_t512", .idea = "512-thread tiles of 8192 elements", .role = Role::variant, .variant_of = "lookback_v16", .params = {{{"threads", 512}, {"tile_items", V16T512::items}}}, .kernel = Lookback<V16T512>::kernel(), .block_threads = 512},
-           .chain_tile = V16T512::items, .unsupported = any_size, .launch_i32 = Lookback<V16T512>::launch<std::int32_t>, .launch_f32 = Lookback<V16T512>::launch<float>},
-      Rung{.info = {.name = "lookback_v16_t128_x32", .idea = "128-thread tiles, 32 elements per thread", .role = Role::variant, .variant_of = "lookback_v16_x32", .params = {{{"threads", 128}, {"tile_items", V16T128x32::items}}}, .kernel = Lookback<V16T128x32>::kernel(), .block_threads = 128},
-           .chain_tile = V16T128x32::items, .unsupported = any_size, .launch_i32 = Lookback<V16T128x32>::launch<std::int32_t>, .launch_f32 = Lookback<V16T128x32>::launch<float>},
-      Rung{.info = {.name = "lookback_v16_cs", .idea = "lookback_v16 with evict-first (streaming) loads and stores", .role = Role::variant, .variant_of = "lookback_v16", .params = {{{"threads", 256}, {"tile_items", V16Streaming::items}}}, .kernel = Lookback<V16Streaming>::kernel(), .block_threads = 256},
-           .chain_tile = V16Streaming::items, .unsupported = any_size, .launch_i32 = Lookback<V16Streaming>::launch<std::int32_t>, .launch_f32 = Lookback<V16Streaming>::launch<float>},
-      Rung{.info = {.name = "lookback_v16_spec", .idea = "lookback_v16 loading tile blockIdx while the tile counter answers", .role = Role::variant, .variant_of = "lookback_v16_x32_spec", .params = {{{"threads", 256}, {"tile_items", V16Speculative::items}}}, .kernel = Lookback<V16Speculative>::kernel(), .block_threads = 256},
-           .chain_tile = V16Speculative::items, .unsupported = any_size, .launch_i32 = Lookback<V16Speculative>::launch<std::int32_t>, .launch_f32 = Lookback<V16Speculative>::launch<float>},
-      Rung{.info = {.name = "lookback_v16_x32_spec", .idea = "the same with 32 elements per thread", .role = Role::beyond, .params = {{{"threads", 256}, {"tile_items", V16x32Speculative::items}}}, .kernel = Lookback<V16x32Speculative>::kernel(), .block_threads = 256},
-           .chain_tile = V16x32Speculative::items, .unsupported = any_size, .launch_i32 = Lookback<V16x32Speculative>::launch<std::int32_t>, .launch_f32 = Lookback<V16x32Speculative>::launch<float>},
-      Rung{.info = {.name = "lookback_v16_x32_early", .idea = "x32_spec, the aggregate published before the per-access scans", .role = Role::variant, .variant_of = "lookback_v16_x32_spec", .params = {{{"threads", 256}, {"tile_items", V16x32Early::items}}}, .kernel = Lookback<V16x32Early>::kernel(), .block_threads = 256},
-           .chain_tile = V16x32Early::items, .unsupported = any_size, .launch_i32 = Lookback<V16x32Early>::launch<std::int32_t>, .launch_f32 = Lookback<V16x32Early>::launch<float>},
-      Rung{.info = {.name = "lookback_v16_x32_early_bo", .idea = "x32_early with a back-off (nanosleep) in the look-back spin", .role = Role::variant, .variant_of = "lookback_v16_x32_spec", .params = {{{"threads", 256}, {"tile_items", V16x32EarlyBackoff::items}}}, .kernel = Lookback<V16x32EarlyBackoff>::kernel(), .block_threads = 256},
-           .chain_tile = V16x32EarlyBackoff::items, .unsupported = any_size, .launch_i32 = Lookback<V16x32EarlyBackoff>::launch<std::int32_t>, .launch_f32 = Lookback<V16x32EarlyBackoff>::launch<float>},
-      Rung{.info = {.name = "lookback_staged", .idea = "the 8192-element tile in shared memory via one bulk copy; few registers", .role = Role::beyond, .params = {{{"threads", 256}, {"tile_items", Staged::items}}}, .kernel = Lookback<Staged>::kernel(), .block_threads = 256, .dynamic_shared_bytes = scan_detail::staged_shared_bytes<std::int32_t, Staged>()},
-           .chain_tile = Staged::items, .unsupported = any_size, .launch_i32 = Lookback<Staged>::launch<std::int32_t>, .launch_f32 = Lookback<Staged>::launch<float>},
-      Rung{.info = {.name = "lookback_staged_bo", .idea = "lookback_staged with the look-back back-off", .role = Role::variant, .variant_of = "lookback_staged", .params = {{{"threads", 256}, {"tile_items", StagedBackoff::items}}}, .kernel = Lookback<StagedBackoff>::kernel(), .block_threads = 256, .dynamic_shared_bytes = scan_detail::staged_shared_bytes<std::int32_t, StagedBackoff>()},
-           .chain_tile = StagedBackoff::items, .unsupported = any_size, .launch_i32 = Lookback<StagedBackoff>::launch<std::int32_t>, .launch_f32 = Lookback<StagedBackoff>::launch<float>},
-      Rung{.info = {.name = "lookback_v16_pipelined", .idea = "persistent blocks: the next tile's loads fly during the look-back", .role = Role::variant, .variant_of = "lookback_v16", .params = {{{"threads", 256}, {"tile_items", V16::items}}}, .kernel = Pipelined<V16>::kernel(), .block_threads = 256},
-           .chain_tile = V16::items, .unsupported = any_size, .launch_i32 = Pipelined<V16>::launch<std::int32_t>, .launch_f32 = Pipelined<V16>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_32k_s2_r1", .idea = "persistent: a ring of 2 32 KB tiles in shared memory; tile k+1 reduced right after k is scanned", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 32768}, {"stages", 2}, {"rows_ahead", 1}, {"threads", 256}}}, .kernel = ReduceAhead<Ahead32s2r1>::kernel(), .block_threads = 256, .dynamic_shared_bytes = Ahead32s2r1::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead32s2r1>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead32s2r1>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead32s2r1>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_32k_s3_r2", .idea = "3 tiles: aggregates published 2 rows ahead (one row of slack)", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 32768}, {"stages", 3}, {"rows_ahead", 2}, {"threads", 256}}}, .kernel = ReduceAhead<Ahead32s3r2>::kernel(), .block_threads = 256, .dynamic_shared_bytes = Ahead32s3r2::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead32s3r2>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead32s3r2>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead32s3r2>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_16k_s3_r2", .idea = "16 KB tiles, 3 per block, 2 ahead", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 16384}, {"stages", 3}, {"rows_ahead", 2}, {"threads", 256}}}, .kernel = ReduceAhead<Ahead16s3r2>::kernel(), .block_threads = 256, .dynamic_shared_bytes = Ahead16s3r2::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead16s3r2>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead16s3r2>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead16s3r2>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_16k_s4_r3", .idea = "16 KB tiles, 4 per block, 3 ahead", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 16384}, {"stages", 4}, {"rows_ahead", 3}, {"threads", 256}}}, .kernel = ReduceAhead<Ahead16s4r3>::kernel(), .block_threads = 256, .dynamic_shared_bytes = Ahead16s4r3::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead16s4r3>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead16s4r3>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead16s4r3>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_24k_s4_r2", .idea = "24 KB tiles, 4 per block, 2 ahead: 2 copies in flight, 2 blocks per SM", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 24576}, {"stages", 4}, {"rows_ahead", 2}, {"threads", 256}}}, .kernel = ReduceAhead<Ahead24s4r2>::kernel(), .block_threads = 256, .dynamic_shared_bytes = Ahead24s4r2::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead24s4r2>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead24s4r2>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead24s4r2>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_32k_s4_r2", .idea = "32 KB tiles, 4 per block, 2 ahead: 1 block of 256 threads per SM", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 32768}, {"stages", 4}, {"rows_ahead", 2}, {"threads", 256}}}, .kernel = ReduceAhead<Ahead32s4r2>::kernel(), .block_threads = 256, .dynamic_shared_bytes = Ahead32s4r2::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead32s4r2>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead32s4r2>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead32s4r2>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_64k_s3_r2", .idea = "512 threads, 64 KB tiles, 3 per block, 2 ahead (1 block per SM)", .role = Role::beyond, .params = {{{"tile_bytes", 65536}, {"stages", 3}, {"rows_ahead", 2}, {"threads", 512}}}, .kernel = ReduceAhead<Ahead64s3r2>::kernel(), .block_threads = 512, .dynamic_shared_bytes = Ahead64s3r2::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead64s3r2>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead64s3r2>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead64s3r2>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_64k_s3_r2_cs", .idea = "reduce_ahead_64k_s3_r2 with evict-first stores", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 65536}, {"stages", 3}, {"rows_ahead", 2}, {"threads", 512}}}, .kernel = ReduceAhead<Ahead64s3r2Streaming>::kernel(), .block_threads = 512, .dynamic_shared_bytes = Ahead64s3r2Streaming::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead64s3r2Streaming>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead64s3r2Streaming>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead64s3r2Streaming>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_48k_s4_r2", .idea = "512 threads, 48 KB tiles, 4 per block, 2 ahead: 2 copies in flight", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 49152}, {"stages", 4}, {"rows_ahead", 2}, {"threads", 512}}}, .kernel = ReduceAhead<Ahead48s4r2>::kernel(), .block_threads = 512, .dynamic_shared_bytes = Ahead48s4r2::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead48s4r2>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead48s4r2>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead48s4r2>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_32k_s6_r2_t512", .idea = "512 threads, 32 KB tiles, 6 per block, 2 ahead: 4 copies in flight", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 32768}, {"stages", 6}, {"rows_ahead", 2}, {"threads", 512}}}, .kernel = ReduceAhead<Ahead32s6r2T512>::kernel(), .block_threads = 512, .dynamic_shared_bytes = Ahead32s6r2T512::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead32s6r2T512>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead32s6r2T512>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead32s6r2T512>::launch<float>},
-      Rung{.info = {.name = "reduce_ahead_64k_s3_r2_t1024", .idea = "1024 threads, 64 KB tiles, 3 per block, 2 ahead", .role = Role::variant, .variant_of = "reduce_ahead_64k_s3_r2", .params = {{{"tile_bytes", 65536}, {"stages", 3}, {"rows_ahead", 2}, {"threads", 1024}}}, .kernel = ReduceAhead<Ahead64s3r2T1024>::kernel(), .block_threads = 1024, .dynamic_shared_bytes = Ahead64s3r2T1024::shared_bytes<std::int32_t>},
-           .chain_tile = ReduceAhead<Ahead64s3r2T1024>::tile, .unsupported = any_size, .launch_i32 = ReduceAhead<Ahead64s3r2T1024>::launch<std::int32_t>, .launch_f32 = ReduceAhead<Ahead64s3r2T1024>::launch<float>},
-      Rung{.info = {.name = "ladder::exclusive_scan", .idea = "the library call: checks, any alignment, scratch per call", .role = Role::library},
-           .chain_tile = scan_detail::LibraryShape<std::int32_t>::items, .unsupported = any_size, .launch_i32 = launch_library<std::int32_t>, .launch_f32 = launch_library<float>},
-      Rung{.info = {.name = "cub::DeviceScan::ExclusiveSum", .idea = "CUB's single-pass scan (temporary storage kept)", .role = Role::reference, .vendor = true},
-           .chain_tile = 128, .unsupported = any_size, .launch_i32 = launch_cub<std::int32_t>, .launch_f32 = launch_cub<float>},
-      Rung{.info = {.name = "cudaMemcpy", .idea = "device-to-device copy of the same bytes: the ceiling for a scan", .role = Role::reference},
-           .computes_scan = false, .unsupported = any_size, .launch_i32 = launch_memcpy<std::int32_t>, .launch_f32 = launch_memcpy<float>},
+      Rung{.info = {.name = "cpu_scan",
+                    .idea = "sequential loop on one CPU core: n - 1 additions, the reference",
+                    .role = Role::seed,
+                    .course_row = "sequential algorithm / CPU Scan column"},
+           .on_cpu = true,
+           .unsupported = any_size},
+      Rung{.info = {.name = "hillis_steele",
+                    .idea = "log2 n steps over a shared-memory double buffer: O(n log n) adds",
+                    .role = Role::seed,
+                    .course_row = "naive parallel algorithm (4/4)",
+                    .kernel = address(hillis_steele_kernel<std::int32_t>),
+                    .block_threads = 1024},
+           .unsupported = up_to_1024,
+           .launch_i32 = launch_hillis_steele<std::int32_t>,
+           .launch_f32 = launch_hillis_steele<float>},
+      Rung{.info = {.name = "blelloch",
+                    .idea = "up-sweep / down-sweep tree in shared memory: O(n) adds",
+                    .role = Role::seed,
+                    .course_row = "work-efficient parallel algorithm (5/6, 6/6)",
+                    .kernel = address(blelloch_kernel<std::int32_t, false>),
+                    .block_threads = 1024},
+           .unsupported = up_to_2048,
+           .launch_i32 = launch_blelloch<std::int32_t, false>,
+           .launch_f32 = launch_blelloch<float, false>},
+      Rung{.info = {.name = "blelloch_padded",
+                    .idea =
+                        "one pad word every 32: the tree's strided accesses spread over the banks",
+                    .role = Role::seed,
+                    .course_row = "bank-conflict-free scan (performance slide)",
+                    .kernel = address(blelloch_kernel<std::int32_t, true>),
+                    .block_threads = 1024},
+           .unsupported = up_to_2048,
+           .launch_i32 = launch_blelloch<std::int32_t, true>,
+           .launch_f32 = launch_blelloch<float, true>},
+      Rung{
+          .info = {.name = "three_phase",
+                   .idea = "any n: scan 2048-element blocks, scan their sums recursively, add back",
+                   .role = Role::beyond,
+                   .params = {{{"threads", block_items / 2}, {"tile_items", block_items}}},
+                   .kernel = address(block_prescan_kernel<std::int32_t>),
+                   .block_threads = block_items / 2},
+          .chain_tile = block_items,
+          .unsupported = any_size,
+          .launch_i32 = launch_three_phase<std::int32_t>,
+          .launch_f32 = launch_three_phase<float>},
+      Rung{.info =
+               {.name = "lookback_1item",
+                .idea =
+                    "single pass, decoupled look-back; one element per thread (256-element tiles)",
+                .role = Role::beyond,
+                .params = {{{"threads", 256}, {"tile_items", OneItem::items}}},
+                .kernel = Lookback<OneItem>::kernel(),
+                .block_threads = 256},
+           .chain_tile = OneItem::items,
+           .unsupported = no_more_than_int_grid,
+           .launch_i32 = Lookback<OneItem>::launch<std::int32_t>,
+           .launch_f32 = Lookback<OneItem>::launch<float>},
+      Rung{.info = {.name = "lookback_regs16",
+                    .idea = "16 elements per thread in registers, coalesced 4-byte loads",
+                    .role = Role::beyond,
+                    .params = {{{"threads", 256}, {"tile_items", Regs16::items}}},
+                    .kernel = Lookback<Regs16>::kernel(),
+                    .block_threads = 256},
+           .chain_tile = Regs16::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<Regs16>::launch<std::int32_t>,
+           .launch_f32 = Lookback<Regs16>::launch<float>},
+      Rung{.info = {.name = "lookback_v16",
+                    .idea = "the same tile with 16-byte loads and stores (4 per thread)",
+                    .role = Role::beyond,
+                    .params = {{{"threads", 256}, {"tile_items", V16::items}}},
+                    .kernel = Lookback<V16>::kernel(),
+                    .block_threads = 256},
+           .chain_tile = V16::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<V16>::launch<std::int32_t>,
+           .launch_f32 = Lookback<V16>::launch<float>},
+      Rung{.info = {.name = "lookback_v16_x32",
+                    .idea = "32 elements per thread (8 16-byte loads in flight)",
+                    .role = Role::beyond,
+                    .params = {{{"threads", 256}, {"tile_items", V16x32::items}}},
+                    .kernel = Lookback<V16x32>::kernel(),
+                    .block_threads = 256},
+           .chain_tile = V16x32::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<V16x32>::launch<std::int32_t>,
+           .launch_f32 = Lookback<V16x32>::launch<float>},
+      Rung{.info = {.name = "lookback_v16_t512",
+                    .idea = "512-thread tiles of 8192 elements",
+                    .role = Role::variant,
+                    .variant_of = "lookback_v16",
+                    .params = {{{"threads", 512}, {"tile_items", V16T512::items}}},
+                    .kernel = Lookback<V16T512>::kernel(),
+                    .block_threads = 512},
+           .chain_tile = V16T512::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<V16T512>::launch<std::int32_t>,
+           .launch_f32 = Lookback<V16T512>::launch<float>},
+      Rung{.info = {.name = "lookback_v16_t128_x32",
+                    .idea = "128-thread tiles, 32 elements per thread",
+                    .role = Role::variant,
+                    .variant_of = "lookback_v16_x32",
+                    .params = {{{"threads", 128}, {"tile_items", V16T128x32::items}}},
+                    .kernel = Lookback<V16T128x32>::kernel(),
+                    .block_threads = 128},
+           .chain_tile = V16T128x32::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<V16T128x32>::launch<std::int32_t>,
+           .launch_f32 = Lookback<V16T128x32>::launch<float>},
+      Rung{.info = {.name = "lookback_v16_cs",
+                    .idea = "lookback_v16 with evict-first (streaming) loads and stores",
+                    .role = Role::variant,
+                    .variant_of = "lookback_v16",
+                    .params = {{{"threads", 256}, {"tile_items", V16Streaming::items}}},
+                    .kernel = Lookback<V16Streaming>::kernel(),
+                    .block_threads = 256},
+           .chain_tile = V16Streaming::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<V16Streaming>::launch<std::int32_t>,
+           .launch_f32 = Lookback<V16Streaming>::launch<float>},
+      Rung{.info = {.name = "lookback_v16_spec",
+                    .idea = "lookback_v16 loading tile blockIdx while the tile counter answers",
+                    .role = Role::variant,
+                    .variant_of = "lookback_v16_x32_spec",
+                    .params = {{{"threads", 256}, {"tile_items", V16Speculative::items}}},
+                    .kernel = Lookback<V16Speculative>::kernel(),
+                    .block_threads = 256},
+           .chain_tile = V16Speculative::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<V16Speculative>::launch<std::int32_t>,
+           .launch_f32 = Lookback<V16Speculative>::launch<float>},
+      Rung{.info = {.name = "lookback_v16_x32_spec",
+                    .idea = "the same with 32 elements per thread",
+                    .role = Role::beyond,
+                    .params = {{{"threads", 256}, {"tile_items", V16x32Speculative::items}}},
+                    .kernel = Lookback<V16x32Speculative>::kernel(),
+                    .block_threads = 256},
+           .chain_tile = V16x32Speculative::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<V16x32Speculative>::launch<std::int32_t>,
+           .launch_f32 = Lookback<V16x32Speculative>::launch<float>},
+      Rung{.info = {.name = "lookback_v16_x32_early",
+                    .idea = "x32_spec, the aggregate published before the per-access scans",
+                    .role = Role::variant,
+                    .variant_of = "lookback_v16_x32_spec",
+                    .params = {{{"threads", 256}, {"tile_items", V16x32Early::items}}},
+                    .kernel = Lookback<V16x32Early>::kernel(),
+                    .block_threads = 256},
+           .chain_tile = V16x32Early::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<V16x32Early>::launch<std::int32_t>,
+           .launch_f32 = Lookback<V16x32Early>::launch<float>},
+      Rung{.info = {.name = "lookback_v16_x32_early_bo",
+                    .idea = "x32_early with a back-off (nanosleep) in the look-back spin",
+                    .role = Role::variant,
+                    .variant_of = "lookback_v16_x32_spec",
+                    .params = {{{"threads", 256}, {"tile_items", V16x32EarlyBackoff::items}}},
+                    .kernel = Lookback<V16x32EarlyBackoff>::kernel(),
+                    .block_threads = 256},
+           .chain_tile = V16x32EarlyBackoff::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<V16x32EarlyBackoff>::launch<std::int32_t>,
+           .launch_f32 = Lookback<V16x32EarlyBackoff>::launch<float>},
+      Rung{.info = {.name = "lookback_staged",
+                    .idea =
+                        "the 8192-element tile in shared memory via one bulk copy; few registers",
+                    .role = Role::beyond,
+                    .params = {{{"threads", 256}, {"tile_items", Staged::items}}},
+                    .kernel = Lookback<Staged>::kernel(),
+                    .block_threads = 256,
+                    .dynamic_shared_bytes =
+                        scan_detail::staged_shared_bytes<std::int32_t, Staged>()},
+           .chain_tile = Staged::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<Staged>::launch<std::int32_t>,
+           .launch_f32 = Lookback<Staged>::launch<float>},
+      Rung{.info = {.name = "lookback_staged_bo",
+                    .idea = "lookback_staged with the look-back back-off",
+                    .role = Role::variant,
+                    .variant_of = "lookback_staged",
+                    .params = {{{"threads", 256}, {"tile_items", StagedBackoff::items}}},
+                    .kernel = Lookback<StagedBackoff>::kernel(),
+                    .block_threads = 256,
+                    .dynamic_shared_bytes =
+                        scan_detail::staged_shared_bytes<std::int32_t, StagedBackoff>()},
+           .chain_tile = StagedBackoff::items,
+           .unsupported = any_size,
+           .launch_i32 = Lookback<StagedBackoff>::launch<std::int32_t>,
+           .launch_f32 = Lookback<StagedBackoff>::launch<float>},
+      Rung{.info = {.name = "lookback_v16_pipelined",
+                    .idea = "persistent blocks: the next tile's loads fly during the look-back",
+                    .role = Role::variant,
+                    .variant_of = "lookback_v16",
+                    .params = {{{"threads", 256}, {"tile_items", V16::items}}},
+                    .kernel = Pipelined<V16>::kernel(),
+                    .block_threads = 256},
+           .chain_tile = V16::items,
+           .unsupported = any_size,
+           .launch_i32 = Pipelined<V16>::launch<std::int32_t>,
+           .launch_f32 = Pipelined<V16>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_32k_s2_r1",
+                    .idea = "persistent: a ring of 2 32 KB tiles in shared memory; tile k+1 "
+                            "reduced right after k is scanned",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 32768},
+                                {"stages", 2},
+                                {"rows_ahead", 1},
+                                {"threads", 256}}},
+                    .kernel = ReduceAhead<Ahead32s2r1>::kernel(),
+                    .block_threads = 256,
+                    .dynamic_shared_bytes = Ahead32s2r1::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead32s2r1>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead32s2r1>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead32s2r1>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_32k_s3_r2",
+                    .idea = "3 tiles: aggregates published 2 rows ahead (one row of slack)",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 32768},
+                                {"stages", 3},
+                                {"rows_ahead", 2},
+                                {"threads", 256}}},
+                    .kernel = ReduceAhead<Ahead32s3r2>::kernel(),
+                    .block_threads = 256,
+                    .dynamic_shared_bytes = Ahead32s3r2::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead32s3r2>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead32s3r2>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead32s3r2>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_16k_s3_r2",
+                    .idea = "16 KB tiles, 3 per block, 2 ahead",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 16384},
+                                {"stages", 3},
+                                {"rows_ahead", 2},
+                                {"threads", 256}}},
+                    .kernel = ReduceAhead<Ahead16s3r2>::kernel(),
+                    .block_threads = 256,
+                    .dynamic_shared_bytes = Ahead16s3r2::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead16s3r2>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead16s3r2>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead16s3r2>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_16k_s4_r3",
+                    .idea = "16 KB tiles, 4 per block, 3 ahead",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 16384},
+                                {"stages", 4},
+                                {"rows_ahead", 3},
+                                {"threads", 256}}},
+                    .kernel = ReduceAhead<Ahead16s4r3>::kernel(),
+                    .block_threads = 256,
+                    .dynamic_shared_bytes = Ahead16s4r3::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead16s4r3>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead16s4r3>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead16s4r3>::launch<float>},
+      Rung{
+          .info = {.name = "reduce_ahead_24k_s4_r2",
+                   .idea = "24 KB tiles, 4 per block, 2 ahead: 2 copies in flight, 2 blocks per SM",
+                   .role = Role::variant,
+                   .variant_of = "reduce_ahead_64k_s3_r2",
+                   .params = {{{"tile_bytes", 24576},
+                               {"stages", 4},
+                               {"rows_ahead", 2},
+                               {"threads", 256}}},
+                   .kernel = ReduceAhead<Ahead24s4r2>::kernel(),
+                   .block_threads = 256,
+                   .dynamic_shared_bytes = Ahead24s4r2::shared_bytes<std::int32_t>},
+          .chain_tile = ReduceAhead<Ahead24s4r2>::tile,
+          .unsupported = any_size,
+          .launch_i32 = ReduceAhead<Ahead24s4r2>::launch<std::int32_t>,
+          .launch_f32 = ReduceAhead<Ahead24s4r2>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_32k_s4_r2",
+                    .idea = "32 KB tiles, 4 per block, 2 ahead: 1 block of 256 threads per SM",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 32768},
+                                {"stages", 4},
+                                {"rows_ahead", 2},
+                                {"threads", 256}}},
+                    .kernel = ReduceAhead<Ahead32s4r2>::kernel(),
+                    .block_threads = 256,
+                    .dynamic_shared_bytes = Ahead32s4r2::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead32s4r2>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead32s4r2>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead32s4r2>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_64k_s3_r2",
+                    .idea = "512 threads, 64 KB tiles, 3 per block, 2 ahead (1 block per SM)",
+                    .role = Role::beyond,
+                    .params = {{{"tile_bytes", 65536},
+                                {"stages", 3},
+                                {"rows_ahead", 2},
+                                {"threads", 512}}},
+                    .kernel = ReduceAhead<Ahead64s3r2>::kernel(),
+                    .block_threads = 512,
+                    .dynamic_shared_bytes = Ahead64s3r2::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead64s3r2>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead64s3r2>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead64s3r2>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_64k_s3_r2_cs",
+                    .idea = "reduce_ahead_64k_s3_r2 with evict-first stores",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 65536},
+                                {"stages", 3},
+                                {"rows_ahead", 2},
+                                {"threads", 512}}},
+                    .kernel = ReduceAhead<Ahead64s3r2Streaming>::kernel(),
+                    .block_threads = 512,
+                    .dynamic_shared_bytes = Ahead64s3r2Streaming::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead64s3r2Streaming>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead64s3r2Streaming>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead64s3r2Streaming>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_48k_s4_r2",
+                    .idea = "512 threads, 48 KB tiles, 4 per block, 2 ahead: 2 copies in flight",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 49152},
+                                {"stages", 4},
+                                {"rows_ahead", 2},
+                                {"threads", 512}}},
+                    .kernel = ReduceAhead<Ahead48s4r2>::kernel(),
+                    .block_threads = 512,
+                    .dynamic_shared_bytes = Ahead48s4r2::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead48s4r2>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead48s4r2>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead48s4r2>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_32k_s6_r2_t512",
+                    .idea = "512 threads, 32 KB tiles, 6 per block, 2 ahead: 4 copies in flight",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 32768},
+                                {"stages", 6},
+                                {"rows_ahead", 2},
+                                {"threads", 512}}},
+                    .kernel = ReduceAhead<Ahead32s6r2T512>::kernel(),
+                    .block_threads = 512,
+                    .dynamic_shared_bytes = Ahead32s6r2T512::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead32s6r2T512>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead32s6r2T512>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead32s6r2T512>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_64k_s3_r2_t1024",
+                    .idea = "1024 threads, 64 KB tiles, 3 per block, 2 ahead",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 65536},
+                                {"stages", 3},
+                                {"rows_ahead", 2},
+                                {"threads", 1024}}},
+                    .kernel = ReduceAhead<Ahead64s3r2T1024>::kernel(),
+                    .block_threads = 1024,
+                    .dynamic_shared_bytes = Ahead64s3r2T1024::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead64s3r2T1024>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead64s3r2T1024>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead64s3r2T1024>::launch<float>},
+      Rung{.info = {.name = "ladder::exclusive_scan",
+                    .idea = "the library call: checks, any alignment, scratch per call",
+                    .role = Role::library},
+           .chain_tile = scan_detail::LibraryShape<std::int32_t>::items,
+           .unsupported = any_size,
+           .launch_i32 = launch_library<std::int32_t>,
+           .launch_f32 = launch_library<float>},
+      Rung{.info = {.name = "cub::DeviceScan::ExclusiveSum",
+                    .idea = "CUB's single-pass scan (temporary storage kept)",
+                    .role = Role::reference,
+                    .vendor = true},
+           .chain_tile = 128,
+           .unsupported = any_size,
+           .launch_i32 = launch_cub<std::int32_t>,
+           .launch_f32 = launch_cub<float>},
+      Rung{.info = {.name = "cudaMemcpy",
+                    .idea = "device-to-device copy of the same bytes: the ceiling for a scan",
+                    .role = Role::reference},
+           .computes_scan = false,
+           .unsupported = any_size,
+           .launch_i32 = launch_memcpy<std::int32_t>,
+           .launch_f32 = launch_memcpy<float>},
   };
   return rungs;
 }
 
 std::span<const CompactRung> compact_registry() {
   static const std::array rungs = {
-      CompactRung{.info = {.name = "ladder::compact", .idea = "flags, warp-shuffle scan and look-back in one pass; count on the device", .role = Role::library}, .launch = launch_compact},
-      CompactRung{.info = {.name = "cub::DeviceSelect::If", .idea = "CUB's single-pass select (temporary storage kept)", .role = Role::reference, .vendor = true}, .launch = launch_cub_select},
+      CompactRung{
+          .info = {.name = "ladder::compact",
+                   .idea =
+                       "flags, warp-shuffle scan and look-back in one pass; count on the device",
+                   .role = Role::library},
+          .launch = launch_compact},
+      CompactRung{.info = {.name = "cub::DeviceSelect::If",
+                           .idea = "CUB's single-pass select (temporary storage kept)",
+                           .role = Role::reference,
+                           .vendor = true},
+                  .launch = launch_cub_select},
   };
   return rungs;
 }

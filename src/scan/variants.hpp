@@ -13,7 +13,8 @@
 
 namespace ladder::lab::scan {
 
-template <class T> using ScanLaunch = void (*)(const T* in, T* out, std::int64_t n, cudaStream_t stream);
+template <class T>
+using ScanLaunch = void (*)(const T* in, T* out, std::int64_t n, cudaStream_t stream);
 
 struct Rung {
   RungInfo info;

@@ -35,12 +35,15 @@ std::vector<Case> cases(const RunContext& ctx) {
     out = {{{16384, 16384}, "default size: 2 GiB moved, far larger than the L2", true},
            {{2048, 2048}, "the course's size: 32 MiB moved, fits in today's L2"}};
     if (ctx.options.all)
-      out.push_back({{16383, 16385}, "odd shape: the course's and the aligned 16-byte rungs skip it"});
+      out.push_back(
+          {{16383, 16385}, "odd shape: the course's and the aligned 16-byte rungs skip it"});
   }
   for (auto& c : out) {
     const double bytes = 2.0 * static_cast<double>(c.shape.rows * c.shape.cols) * sizeof(float);
-    if (bytes < 4.0 * static_cast<double>(ctx.device.l2_bytes) && c.label.find("L2") == std::string::npos)
-      c.label += std::string(c.label.empty() ? "" : "; ") + "fits in L2 or nearly: cache speed, not DRAM";
+    if (bytes < 4.0 * static_cast<double>(ctx.device.l2_bytes) &&
+        c.label.find("L2") == std::string::npos)
+      c.label +=
+          std::string(c.label.empty() ? "" : "; ") + "fits in L2 or nearly: cache speed, not DRAM";
   }
   return out;
 }
@@ -81,7 +84,8 @@ Table run_case(const RunContext& ctx, const Case& c, Stream& stream) {
   for_each_shown_rung(ctx, registry(), table, [&](const Rung& rung, Row& row) {
     const auto check = [&](cudaStream_t st) {
       return check_output(
-          out.data(), n, host_out, [&](cudaStream_t l) { rung.launch(in.data(), out.data(), s, 1, l); },
+          out.data(), n, host_out,
+          [&](cudaStream_t l) { rung.launch(in.data(), out.data(), s, 1, l); },
           [&](std::span<const float> got) {
             auto [slot, fresh] = expected.try_emplace(rung.result);
             if (fresh) {
@@ -95,11 +99,14 @@ Table run_case(const RunContext& ctx, const Case& c, Stream& stream) {
     TimingOptions in_kernel = ctx.options.timing;
     in_kernel.warmups = 1;
     std::vector<TimedMode> modes = {
-        {0, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), s, 1, st); }, ctx.options.timing}};
+        {0, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), s, 1, st); },
+         ctx.options.timing}};
     if (rung.loops_in_kernel)
-      modes.push_back({1, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), s, in_kernel_reps, st); },
-                       in_kernel, in_kernel_reps});
-    measure_rung(ctx, "transpose " + extent_label(s), row, rung.unsupported(s), check, modes, stream);
+      modes.push_back(
+          {1, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), s, in_kernel_reps, st); },
+           in_kernel, in_kernel_reps});
+    measure_rung(ctx, "transpose " + extent_label(s), row, rung.unsupported(s), check, modes,
+                 stream);
   });
   return table;
 }
@@ -117,8 +124,9 @@ StudyResults run(const RunContext& ctx) {
 const Study& study() {
   static const Study s{.name = "transpose",
                        .title = "Matrix transpose (float, out-of-place, row-major)",
-                       .course = "\"Optimizing CUDA code\" (Moreno Maza, UWO CS4402), after NVIDIA's "
-                                 "\"Optimizing Matrix Transpose in CUDA\" (Ruetsch and Micikevicius)",
+                       .course =
+                           "\"Optimizing CUDA code\" (Moreno Maza, UWO CS4402), after NVIDIA's "
+                           "\"Optimizing Matrix Transpose in CUDA\" (Ruetsch and Micikevicius)",
                        .rungs = registry_infos<registry>,
                        .run = run,
                        .check_size = check_size,

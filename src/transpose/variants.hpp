@@ -26,7 +26,8 @@ struct Rung {
   const char* (*unsupported)(Shape shape) = nullptr;
   // Whether `launch` honours nreps > 1 by looping inside the kernel (the course's second mode).
   bool loops_in_kernel = false;
-  void (*launch)(const float* in, float* out, Shape shape, int nreps, cudaStream_t stream) = nullptr;
+  void (*launch)(const float* in, float* out, Shape shape, int nreps,
+                 cudaStream_t stream) = nullptr;
 };
 
 std::span<const Rung> registry();

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   for (const auto& [colour, count] : counts)
     most = count > most ? count : most;
   const double total = static_cast<double>(image.width) * image.height;
-  std::printf("%u %u %zu %.4f\n", image.width, image.height, counts.size(), total > 0 ? 1.0 - most / total : 0.0);
+  std::printf("%u %u %zu %.4f\n", image.width, image.height, counts.size(),
+              total > 0 ? 1.0 - most / total : 0.0);
   return 0;
 }

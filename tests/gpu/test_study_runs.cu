@@ -26,7 +26,9 @@ TEST_P(StudyRunTest, SmallRunChecksEveryRungAndRendersEverywhere) {
   ctx.options.timing.warmups = 1;
   ctx.options.timing.repetitions = 3;
   ctx.device = current_device_info();
-  ctx.measure_peak = [&](lab::Bound bound) { return lab::measure_peak(bound, ctx.device, ctx.options.timing, true); };
+  ctx.measure_peak = [&](lab::Bound bound) {
+    return lab::measure_peak(bound, ctx.device, ctx.options.timing, true);
+  };
   const lab::StudyResults results = study.run(ctx);
   ASSERT_FALSE(results.tables.empty()) << study.name;
   nlohmann::json tables = nlohmann::json::array(), sweeps = nlohmann::json::array();
@@ -34,7 +36,8 @@ TEST_P(StudyRunTest, SmallRunChecksEveryRungAndRendersEverywhere) {
     EXPECT_GT(t.peak.reference(), 0) << t.title;
     int timed = 0;
     for (const lab::Row& row : t.rows) {
-      EXPECT_NE(row.check, lab::CheckStatus::wrong) << t.title << ": " << row.name << ": " << row.note;
+      EXPECT_NE(row.check, lab::CheckStatus::wrong)
+          << t.title << ": " << row.name << ": " << row.note;
       if (row.check == lab::CheckStatus::passed)
         timed += row.timings[0].has_value();
     }
@@ -64,8 +67,11 @@ TEST_P(StudyRunTest, SmallRunChecksEveryRungAndRendersEverywhere) {
   EXPECT_NE(html.find("data-study=\"" + std::string(study.name) + "\""), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(Studies, StudyRunTest, ::testing::Range<std::size_t>(0, lab::studies().size()),
-                         [](const auto& info) { return test_name(lab::studies()[info.param].name); });
+INSTANTIATE_TEST_SUITE_P(Studies, StudyRunTest,
+                         ::testing::Range<std::size_t>(0, lab::studies().size()),
+                         [](const auto& info) {
+                           return test_name(lab::studies()[info.param].name);
+                         });
 
 } // namespace
 } // namespace ladder::test

@@ -54,14 +54,16 @@ TEST(Cli, RunRejectsUnknownStudyBeforeTouchingTheGpu) {
 
 // Every bad input is a usage error (exit 2) whose message names what the user typed, on any
 // machine: all of it is checked before the device is.
-void expect_usage_error(const std::vector<std::string>& args, const std::vector<std::string>& named) {
+void expect_usage_error(const std::vector<std::string>& args,
+                        const std::vector<std::string>& named) {
   const auto r = invoke(args);
   std::string line;
   for (const auto& a : args)
     line += a + " ";
   EXPECT_EQ(r.code, exit_usage) << line << "\n" << r.err;
   for (const auto& word : named)
-    EXPECT_NE(r.err.find(word), std::string::npos) << line << ": message does not name '" << word << "': " << r.err;
+    EXPECT_NE(r.err.find(word), std::string::npos)
+        << line << ": message does not name '" << word << "': " << r.err;
   EXPECT_LT(r.err.size(), 400u) << line << ": " << r.err;
 }
 
@@ -93,7 +95,8 @@ TEST(Cli, RunRejectsMalformedSizesBeforeTheDevice) {
 
 TEST(Cli, RunOpensOutputFilesBeforeTheDevice) {
   for (const char* option : {"--json", "--csv", "--markdown"})
-    expect_usage_error({"run", "transpose", option, "/nonexistent/dir/x.out"}, {option, "/nonexistent/dir/x.out"});
+    expect_usage_error({"run", "transpose", option, "/nonexistent/dir/x.out"},
+                       {option, "/nonexistent/dir/x.out"});
 }
 
 TEST(Cli, SizeFlagDoesNotSwallowTheStudy) {

@@ -19,9 +19,11 @@ namespace ladder::lab {
 namespace {
 
 const std::string small_run = std::string(LADDER_SOURCE_DIR) + "/tests/data/run-small.json";
-const std::string latest_run = std::string(LADDER_SOURCE_DIR) + "/bench/results/ladder-h200-2026-11-23.json";
+const std::string latest_run =
+    std::string(LADDER_SOURCE_DIR) + "/bench/results/ladder-h200-2026-11-23.json";
 
-std::string attribute_of(const std::string& html, const std::string& element_start, const std::string& attribute) {
+std::string attribute_of(const std::string& html, const std::string& element_start,
+                         const std::string& attribute) {
   const auto at = html.find(element_start);
   if (at == std::string::npos)
     return "";
@@ -37,13 +39,17 @@ std::string attribute_of(const std::string& html, const std::string& element_sta
 std::string escaped(std::string text) {
   std::string out;
   for (char c : text)
-    out += c == '>' ? std::string("&gt;") : c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
+    out += c == '>'   ? std::string("&gt;")
+           : c == '<' ? std::string("&lt;")
+           : c == '&' ? std::string("&amp;")
+                      : std::string(1, c);
   return out;
 }
 
 void expect_every_rung_with_its_figures(const RunDocument& doc, const std::string& html) {
   for (const auto& study : doc.doc.at("studies")) {
-    EXPECT_NE(html.find("data-study=\"" + study.at("name").get<std::string>() + "\""), std::string::npos)
+    EXPECT_NE(html.find("data-study=\"" + study.at("name").get<std::string>() + "\""),
+              std::string::npos)
         << study.at("name");
     for (const auto& tj : study.at("tables")) {
       const Table t = table_from_json(tj);
@@ -58,7 +64,8 @@ void expect_every_rung_with_its_figures(const RunDocument& doc, const std::strin
         if (m[i].throughput) {
           // The page's number is the lab core's derived figure, to 9 significant digits.
           ASSERT_FALSE(shown.empty()) << t.rows[i].name;
-          EXPECT_NEAR(std::stod(shown), *m[i].throughput, *m[i].throughput * 1e-8) << t.rows[i].name;
+          EXPECT_NEAR(std::stod(shown), *m[i].throughput, *m[i].throughput * 1e-8)
+              << t.rows[i].name;
           // And the JSON's stored figure agrees with the core's.
           const auto stored = tj.at("rows")[i].at("timings")[0].at("throughput");
           if (stored.is_number())
@@ -75,9 +82,10 @@ TEST(HtmlReport, SmallRunHasEveryStudyRungReferenceAndSummary) {
   const RunDocument doc = read_run_document(small_run);
   const std::string html = render_html_report({doc});
   expect_every_rung_with_its_figures(doc, html);
-  for (const char* needle : {"id=\"summary\"", "data-study=\"transpose\"", "data-study=\"reduce\"", "cublas_geam",
-                             "cub::DeviceReduce::Sum", "cudaMemcpy", "GeForce GTX 280", "G80", "measured DRAM read",
-                             "<polyline", "prefers-color-scheme: dark", "name=\"viewport\""})
+  for (const char* needle :
+       {"id=\"summary\"", "data-study=\"transpose\"", "data-study=\"reduce\"", "cublas_geam",
+        "cub::DeviceReduce::Sum", "cudaMemcpy", "GeForce GTX 280", "G80", "measured DRAM read",
+        "<polyline", "prefers-color-scheme: dark", "name=\"viewport\""})
     EXPECT_NE(html.find(needle), std::string::npos) << needle;
   // Self-contained: no script, no remote resource.
   for (const char* banned : {"<script", "http://", "https://", "src=\"", "@import", "url("})
@@ -90,7 +98,8 @@ TEST(HtmlReport, SmallRunHasEveryStudyRungReferenceAndSummary) {
   const auto row = html.find("<tr data-study=\"transpose\">");
   ASSERT_NE(row, std::string::npos);
   const auto value = html.find("data-x-vendor=\"", row) + 15;
-  EXPECT_NEAR(std::stod(html.substr(value, html.find('"', value) - value)), *line.library_vs_vendor, 1e-8);
+  EXPECT_NEAR(std::stod(html.substr(value, html.find('"', value) - value)), *line.library_vs_vendor,
+              1e-8);
 }
 
 TEST(HtmlReport, WrongRungIsShownWrongAndNeverAsABar) {
@@ -109,7 +118,8 @@ TEST(HtmlReport, LatestCommittedRunHasEveryRung) {
   const std::string html = render_html_report({doc});
   expect_every_rung_with_its_figures(doc, html);
   for (const char* study : {"transpose", "reduce", "scan"})
-    EXPECT_NE(html.find(std::string("<tr data-study=\"") + study + "\">"), std::string::npos) << study;
+    EXPECT_NE(html.find(std::string("<tr data-study=\"") + study + "\">"), std::string::npos)
+        << study;
   // The course's scan timings beside the sweep's: 16M elements on the 8800 GTX took 15.85 ms.
   const auto row = html.find("<tr data-course-n=\"16777216\">");
   ASSERT_NE(row, std::string::npos);

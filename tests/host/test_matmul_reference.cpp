@@ -16,7 +16,8 @@ namespace {
 TEST(MatmulReference, MatchesTheDefinitionOnAwkwardShapes) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> small(-3, 3);
-  for (const auto [m, n, k] : {std::array<std::int64_t, 3>{1, 1, 1}, {7, 5, 3}, {33, 65, 31}, {3, 100, 1}}) {
+  for (const auto [m, n, k] :
+       {std::array<std::int64_t, 3>{1, 1, 1}, {7, 5, 3}, {33, 65, 31}, {3, 100, 1}}) {
     std::vector<float> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n));
     for (auto& x : a)
       x = static_cast<float>(small(rng));
@@ -27,8 +28,10 @@ TEST(MatmulReference, MatchesTheDefinitionOnAwkwardShapes) {
       for (std::int64_t j = 0; j < n; ++j) {
         double c = 0, s = 0;
         for (std::int64_t p = 0; p < k; ++p) {
-          c += static_cast<double>(a[static_cast<std::size_t>(i * k + p)]) * b[static_cast<std::size_t>(p * n + j)];
-          s += std::fabs(static_cast<double>(a[static_cast<std::size_t>(i * k + p)]) * b[static_cast<std::size_t>(p * n + j)]);
+          c += static_cast<double>(a[static_cast<std::size_t>(i * k + p)]) *
+               b[static_cast<std::size_t>(p * n + j)];
+          s += std::fabs(static_cast<double>(a[static_cast<std::size_t>(i * k + p)]) *
+                         b[static_cast<std::size_t>(p * n + j)]);
         }
         EXPECT_EQ(e.c[static_cast<std::size_t>(i * n + j)], c);
         EXPECT_EQ(e.abs_sum[static_cast<std::size_t>(i * n + j)], s);

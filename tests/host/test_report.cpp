@@ -1,6 +1,6 @@
 // The lab core's measurements: every figure a table prints is derived here from what one operation
-// does (its Work) and the peak that bounds it, for each kind of bound (bytes, FLOP/s, the host link,
-// instruction rates), and rendered the same way in text, Markdown, CSV and JSON.
+// does (its Work) and the peak that bounds it, for each kind of bound (bytes, FLOP/s, the host
+// link, instruction rates), and rendered the same way in text, Markdown, CSV and JSON.
 #include "core/measurement.hpp"
 #include "core/peaks.hpp"
 #include "core/report.hpp"
@@ -188,18 +188,21 @@ TEST(Measurement, RungLabelsNumberTheStoryAndLetterTheVariants) {
                                        {.name = "b_deep", .role = Role::variant, .variant_of = "b"},
                                        {.name = "lib", .role = Role::library},
                                        {.name = "cub", .role = Role::reference, .vendor = true}};
-  EXPECT_EQ(rung_labels(rungs), (std::vector<std::string>{"1", "2", "2a", "3", "2b", "lib", "ref"}));
+  EXPECT_EQ(rung_labels(rungs),
+            (std::vector<std::string>{"1", "2", "2a", "3", "2b", "lib", "ref"}));
 }
 
 TEST(Format, TextTableFitsInOneHundredTwentyColumnsAndSaysWhatRatiosMean) {
   Table t = bytes_table();
   t.rows[5].name = "tiled_64x64_v16_cs_persistent"; // the longest name in the registries
-  t.case_label = "the course's size; input fits in the L2: [1] reads one buffer (L2 speed), [2] rotates over "
-                 "13 buffers (DRAM)";
+  t.case_label =
+      "the course's size; input fits in the L2: [1] reads one buffer (L2 speed), [2] rotates over "
+      "13 buffers (DRAM)";
   const std::string text = format_text(t);
-  for (const char* needle : {"time", "GB/s", "% peak", "step", "cumul", "x cudaMemcpy", "x cublas_geam", "naive",
-                             "WRONG", "skipped", "needs multiples of 32", "2 x rows x cols x 4 B", "4.00x",
-                             "higher is better", "3a", "ref", "lib"})
+  for (const char* needle :
+       {"time", "GB/s", "% peak", "step", "cumul", "x cudaMemcpy", "x cublas_geam", "naive",
+        "WRONG", "skipped", "needs multiples of 32", "2 x rows x cols x 4 B", "4.00x",
+        "higher is better", "3a", "ref", "lib"})
     EXPECT_NE(text.find(needle), std::string::npos) << needle << "\n" << text;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);)
@@ -211,7 +214,8 @@ TEST(Format, TuningBlocksPutEachRungBesideItsShapes) {
   t.rows[2].params = {{"threads", 256}, {"tile", 32}};
   t.rows[3].params = {{"threads", 1024}, {"tile", 32}};
   const std::string text = format_tuning_text(t);
-  for (const char* needle : {"tuning 3 coalesced:", "threads", "tile", "1024", "3a", "slow_shape", "0.50x", "1.00x"})
+  for (const char* needle :
+       {"tuning 3 coalesced:", "threads", "tile", "1024", "3a", "slow_shape", "0.50x", "1.00x"})
     EXPECT_NE(text.find(needle), std::string::npos) << needle << "\n" << text;
   EXPECT_EQ(text.find("naive"), std::string::npos) << text; // no variants: no block
   Table plain = t;
@@ -233,8 +237,9 @@ TEST(Format, MarkdownAndCsvAgreeWithMetrics) {
   EXPECT_NE(md.find("| 3 | coalesced | ok | 1 ms | 8.39 |"), std::string::npos) << md;
   const std::string csv = format_csv(t, true);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 10); // header + 9 rows
-  EXPECT_NE(csv.find("transpose,transpose 1024 x 1024 float,loop over launches,3,coalesced,seed,ok,1,"),
-            std::string::npos)
+  EXPECT_NE(
+      csv.find("transpose,transpose 1024 x 1024 float,loop over launches,3,coalesced,seed,ok,1,"),
+      std::string::npos)
       << csv;
 }
 
@@ -271,9 +276,18 @@ Sweep sample_sweep() {
   s.title = "reduce sweep";
   s.series = {{"int32 ladder", Role::library}, {"int32 CUB", Role::reference}};
   s.ratios = {{"x CUB", 0, 1}};
-  s.points = {{1024, "2^10", {Measurement{0.004}, Measurement{0.006}}, {CheckStatus::passed, CheckStatus::passed}},
-              {1 << 20, "2^20", {Measurement{0.010}, Measurement{0.008}}, {CheckStatus::passed, CheckStatus::passed}},
-              {1 << 28, "2^28", {Measurement{0.2}, Measurement{0.2}}, {CheckStatus::wrong, CheckStatus::passed}}};
+  s.points = {{1024,
+               "2^10",
+               {Measurement{0.004}, Measurement{0.006}},
+               {CheckStatus::passed, CheckStatus::passed}},
+              {1 << 20,
+               "2^20",
+               {Measurement{0.010}, Measurement{0.008}},
+               {CheckStatus::passed, CheckStatus::passed}},
+              {1 << 28,
+               "2^28",
+               {Measurement{0.2}, Measurement{0.2}},
+               {CheckStatus::wrong, CheckStatus::passed}}};
   return s;
 }
 

@@ -17,8 +17,8 @@ TEST(Sizes, CountsInEveryAcceptedSpelling) {
 }
 
 TEST(Sizes, RejectsMalformedCountsNamingTheOption) {
-  for (const char* bad : {"0", "-5", "abc", "5x", "", "2^", "2^-1", "2^63", "3^4", "99999999999999999999", "1.5",
-                          "4Ti", "+7", "7 "}) {
+  for (const char* bad : {"0", "-5", "abc", "5x", "", "2^", "2^-1", "2^63", "3^4",
+                          "99999999999999999999", "1.5", "4Ti", "+7", "7 "}) {
     try {
       (void)parse_count(bad, "--size");
       ADD_FAILURE() << "accepted '" << bad << "'";
@@ -26,7 +26,8 @@ TEST(Sizes, RejectsMalformedCountsNamingTheOption) {
       EXPECT_NE(std::string(e.what()).find("--size"), std::string::npos) << e.what();
     }
   }
-  EXPECT_THROW((void)parse_count("2^41", "--size"), std::invalid_argument); // above the default limit
+  EXPECT_THROW((void)parse_count("2^41", "--size"),
+               std::invalid_argument); // above the default limit
 }
 
 TEST(Sizes, Extents) {

@@ -19,7 +19,8 @@ struct IsOdd {
 
 int main() {
   if (ladder::device_count() == 0) {
-    std::printf("consumer_cuda (C++%ld): built and linked; no CUDA device to run on\n", __cplusplus / 100 % 100);
+    std::printf("consumer_cuda (C++%ld): built and linked; no CUDA device to run on\n",
+                __cplusplus / 100 % 100);
     return 77;
   }
   const int n = 1000;
@@ -43,6 +44,7 @@ int main() {
   right = right && ladder::reduce(in, n, ladder::Op::sum) == n * (n - 1) / 2;
   cudaFree(in);
   cudaFree(out);
-  std::printf("consumer_cuda: compact, exclusive_scan and reduce from a .cu file %s\n", right ? "work" : "are WRONG");
+  std::printf("consumer_cuda: compact, exclusive_scan and reduce from a .cu file %s\n",
+              right ? "work" : "are WRONG");
   return right ? 0 : 1;
 }

@@ -33,22 +33,29 @@ std::string utc_timestamp() {
 }
 
 void add_info_command(CLI::App& app, Context& ctx) {
-  auto* info = app.add_subcommand("info", "The device and the peaks that bound the studies, theoretical and measured");
+  auto* info = app.add_subcommand(
+      "info", "The device and the peaks that bound the studies, theoretical and measured");
   info->callback([&ctx] {
     if (!require_device(ctx, "info"))
       return;
     const DeviceInfo d = current_device_info();
     ctx.out << "device: " << describe_device(d) << "\n";
-    lab::TextTable table({"bound", "measured", "theoretical", "measured / theoretical", "measured by"}, 1);
-    for (const lab::Bound bound : {lab::Bound::dram_copy, lab::Bound::dram_read, lab::Bound::fp32_fma, lab::Bound::host_link}) {
+    lab::TextTable table(
+        {"bound", "measured", "theoretical", "measured / theoretical", "measured by"}, 1);
+    for (const lab::Bound bound : {lab::Bound::dram_copy, lab::Bound::dram_read,
+                                   lab::Bound::fp32_fma, lab::Bound::host_link}) {
       const lab::Peak p = lab::measure_peak(bound, d, {}, false);
       const auto scale = lab::throughput_scale(lab::unit_of(bound), p.reference());
       char measured[64], theoretical[64], ratio[32];
-      std::snprintf(measured, sizeof measured, "%.1f %s", p.measured / scale.divisor, scale.header.c_str());
-      std::snprintf(theoretical, sizeof theoretical, "%.1f %s", p.theoretical / scale.divisor, scale.header.c_str());
-      std::snprintf(ratio, sizeof ratio, "%.1f%%", p.theoretical > 0 ? 100.0 * p.measured / p.theoretical : 0.0);
-      table.add({std::string(lab::bound_name(bound)), measured, p.theoretical > 0 ? theoretical : "-",
-                 p.theoretical > 0 ? ratio : "-", p.measured_by});
+      std::snprintf(measured, sizeof measured, "%.1f %s", p.measured / scale.divisor,
+                    scale.header.c_str());
+      std::snprintf(theoretical, sizeof theoretical, "%.1f %s", p.theoretical / scale.divisor,
+                    scale.header.c_str());
+      std::snprintf(ratio, sizeof ratio, "%.1f%%",
+                    p.theoretical > 0 ? 100.0 * p.measured / p.theoretical : 0.0);
+      table.add({std::string(lab::bound_name(bound)), measured,
+                 p.theoretical > 0 ? theoretical : "-", p.theoretical > 0 ? ratio : "-",
+                 p.measured_by});
     }
     table.print(ctx.out);
   });

@@ -25,20 +25,21 @@ struct ListArgs {
 void list_rungs(Context& ctx) {
   for (const lab::Study& study : lab::studies()) {
     ctx.out << study.name << ": " << study.title << "\n"
-            << lab::wrap_text("course: " + std::string(study.course), "  ") << "  sizes (--size): " << study.size_syntax
-            << "\n";
+            << lab::wrap_text("course: " + std::string(study.course), "  ")
+            << "  sizes (--size): " << study.size_syntax << "\n";
     const auto rungs = study.rungs();
     const auto labels = lab::rung_labels(rungs);
     const auto print = [&](std::size_t i) {
       const lab::RungInfo& rung = rungs[i];
       const bool variant = rung.role == lab::Role::variant;
       std::string head = std::string(variant ? "      " : "  ") + labels[i];
-      head += std::string(head.size() < 10 ? 10 - head.size() : 1, ' ') + std::string(rung.name) + " [" +
-              std::string(lab::role_name(rung.role)) + "]";
+      head += std::string(head.size() < 10 ? 10 - head.size() : 1, ' ') + std::string(rung.name) +
+              " [" + std::string(lab::role_name(rung.role)) + "]";
       std::string params;
       for (const lab::Param& p : rung.params)
         if (!p.key.empty())
-          params += (params.empty() ? "" : ", ") + std::string(p.key) + " = " + std::to_string(p.value);
+          params +=
+              (params.empty() ? "" : ", ") + std::string(p.key) + " = " + std::to_string(p.value);
       if (variant && !params.empty())
         head += " {" + params + "}";
       std::string idea(rung.idea);
@@ -59,9 +60,12 @@ void list_rungs(Context& ctx) {
       ctx.out << study.notes();
     ctx.out << "\n";
   }
-  ctx.out << "Roles: seed = a kernel of the course material; beyond = one idea past it; variant = a tuning "
-             "shape of the rung above it (shown by `ladder run --all` and `ladder tune`); library = the "
-             "public call; reference = the vendor library or the bound, measured in the same run.\n";
+  ctx.out
+      << "Roles: seed = a kernel of the course material; beyond = one idea past it; variant = a "
+         "tuning "
+         "shape of the rung above it (shown by `ladder run --all` and `ladder tune`); library = "
+         "the "
+         "public call; reference = the vendor library or the bound, measured in the same run.\n";
 }
 
 void list_resources(const ListArgs& args, Context& ctx) {

@@ -18,7 +18,8 @@ struct ReportArgs {
   std::string output;
 };
 
-void write_report(const std::vector<lab::RunDocument>& runs, std::ofstream& file, const std::string& path) {
+void write_report(const std::vector<lab::RunDocument>& runs, std::ofstream& file,
+                  const std::string& path) {
   file << lab::render_html_report(runs);
   file.flush();
   if (!file)
@@ -29,10 +30,13 @@ void write_report(const std::vector<lab::RunDocument>& runs, std::ofstream& file
 
 void add_report_command(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<ReportArgs>();
-  auto* report = app.add_subcommand("report", "One self-contained HTML page (charts, course tables, summary) from "
-                                              "the JSON of one or more runs; several runs side by side");
+  auto* report = app.add_subcommand(
+      "report", "One self-contained HTML page (charts, course tables, summary) from "
+                "the JSON of one or more runs; several runs side by side");
   report->add_option("runs", args->inputs, "JSON files written by `ladder run --json`")->required();
-  report->add_option("-o,--output", args->output, "The HTML file to write")->required()->type_name("FILE");
+  report->add_option("-o,--output", args->output, "The HTML file to write")
+      ->required()
+      ->type_name("FILE");
   report->callback([args, &ctx] {
     std::vector<lab::RunDocument> runs;
     for (const auto& path : args->inputs)

@@ -81,8 +81,9 @@ std::vector<const lab::Study*> select_studies(const RunArgs& args) {
         selected.push_back(&s);
   if (!args.sizes.empty()) {
     if (args.studies.size() != 1)
-      throw std::invalid_argument("--size needs exactly one study named (sizes mean different things per study; "
-                                  "e.g. ladder run transpose -s 4096x4096)");
+      throw std::invalid_argument(
+          "--size needs exactly one study named (sizes mean different things per study; "
+          "e.g. ladder run transpose -s 4096x4096)");
     for (const auto& size : args.sizes)
       selected.front()->check_size(size);
   }
@@ -103,7 +104,8 @@ nlohmann::json device_json(const DeviceInfo& d) {
   return {{"name", d.name},
           {"driver_version", cuda_version(driver_version)},
           {"runtime_version", cuda_version(runtime_version)},
-          {"compute_capability", std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)},
+          {"compute_capability",
+           std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)},
           {"multiprocessors", d.multiprocessors},
           {"sm_clock_khz", d.sm_clock_khz},
           {"l2_bytes", d.l2_bytes},
@@ -133,8 +135,9 @@ void execute(const RunArgs& args, Context& ctx) {
     return lab::measure_peak(bound, run.device, run.options.timing, run.options.small);
   };
   const std::string started = utc_timestamp();
-  ctx.out << "device: " << describe_device(run.device) << "\n"
-          << "every rung is checked against a CPU reference before it is timed; times are medians\n";
+  ctx.out
+      << "device: " << describe_device(run.device) << "\n"
+      << "every rung is checked against a CPU reference before it is timed; times are medians\n";
   if (args.studies.empty())
     for (const auto& s : lab::studies())
       if (!s.not_in_default_run.empty())
@@ -142,7 +145,8 @@ void execute(const RunArgs& args, Context& ctx) {
   ctx.out << "\n" << std::flush;
 
   nlohmann::json studies_json = nlohmann::json::array();
-  std::string markdown = "# ladder run\n\n- device: " + describe_device(run.device) + "\n- date: " + started + "\n\n";
+  std::string markdown =
+      "# ladder run\n\n- device: " + describe_device(run.device) + "\n- date: " + started + "\n\n";
   std::string csv;
   std::vector<lab::SummaryLine> summary;
   for (const lab::Study* study : selected) {
@@ -179,41 +183,47 @@ void execute(const RunArgs& args, Context& ctx) {
   nlohmann::json summary_json = nlohmann::json::array();
   for (const auto& line : summary)
     summary_json.push_back(lab::to_json(line));
-  const nlohmann::json document{{"ladder_version", "0.2.0"},
-                                {"date", started},
-                                {"command", args.command_line},
-                                {"device", device_json(run.device)},
-                                {"studies", studies_json},
-                                {"summary", summary_json}};
+  const nlohmann::json document{{"ladder_version", "0.2.0"},    {"date", started},
+                                {"command", args.command_line}, {"device", device_json(run.device)},
+                                {"studies", studies_json},      {"summary", summary_json}};
   json_file.write(document.dump(2) + "\n");
-  report_file.write(lab::render_html_report({{args.json_path.empty() ? "this run" : args.json_path, document}}));
+  report_file.write(
+      lab::render_html_report({{args.json_path.empty() ? "this run" : args.json_path, document}}));
   csv_file.write(csv);
   markdown_file.write(markdown);
   int wrong = 0;
   for (const auto& line : summary)
     wrong += line.wrong;
   if (wrong > 0) {
-    ctx.err << "ladder run: " << wrong << " rung(s) produced a WRONG result (see the check column)\n";
+    ctx.err << "ladder run: " << wrong
+            << " rung(s) produced a WRONG result (see the check column)\n";
     ctx.exit_code = exit_wrong_result;
   }
 }
 
 void add_common_options(CLI::App* cmd, RunArgs& args) {
-  cmd->add_option("-s,--size", args.sizes,
-                  "Problem size, study-specific (transpose ROWSxCOLS; reduce and scan N, 2^K or 4Mi); "
-                  "one value per flag, or a comma list; needs exactly one study")
+  cmd->add_option(
+         "-s,--size", args.sizes,
+         "Problem size, study-specific (transpose ROWSxCOLS; reduce and scan N, 2^K or 4Mi); "
+         "one value per flag, or a comma list; needs exactly one study")
       ->allow_extra_args(false)
       ->delimiter(',');
   add_integer(*cmd, "-r,--reps", args.repetitions,
-              "Timed repetitions per rung (default 0: as many as fit a 0.4 s budget, 20..200)", 0, 1000000);
-  add_integer(*cmd, "--warmups", args.warmups, "Untimed launches before timing (default 3)", 0, 1000000);
+              "Timed repetitions per rung (default 0: as many as fit a 0.4 s budget, 20..200)", 0,
+              1000000);
+  add_integer(*cmd, "--warmups", args.warmups, "Untimed launches before timing (default 3)", 0,
+              1000000);
   cmd->add_flag("--small", args.small, "Small sizes only (smoke tests, sanitizers)");
   cmd->add_flag("--flush-l2", args.flush_l2, "Overwrite the L2 before every timed launch");
   cmd->add_flag("-q,--quiet", args.quiet, "No progress on stderr");
-  cmd->add_option("--json", args.json_path, "Write the results as JSON to this file")->type_name("FILE");
-  cmd->add_option("--csv", args.csv_path, "Write the results as CSV to this file")->type_name("FILE");
-  cmd->add_option("--markdown", args.markdown_path, "Write the tables as Markdown to this file")->type_name("FILE");
-  cmd->add_option("--report", args.report_path, "Write the self-contained HTML report to this file")->type_name("FILE");
+  cmd->add_option("--json", args.json_path, "Write the results as JSON to this file")
+      ->type_name("FILE");
+  cmd->add_option("--csv", args.csv_path, "Write the results as CSV to this file")
+      ->type_name("FILE");
+  cmd->add_option("--markdown", args.markdown_path, "Write the tables as Markdown to this file")
+      ->type_name("FILE");
+  cmd->add_option("--report", args.report_path, "Write the self-contained HTML report to this file")
+      ->type_name("FILE");
 }
 
 std::vector<std::string> command_line(const char* verb, const RunArgs& args) {
@@ -232,8 +242,9 @@ std::vector<std::string> command_line(const char* verb, const RunArgs& args) {
 
 void add_run_command(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<RunArgs>();
-  auto* run = app.add_subcommand("run", "Check and time the story of every named study (all when none), "
-                                        "the library call and the vendor beside it, then a summary");
+  auto* run =
+      app.add_subcommand("run", "Check and time the story of every named study (all when none), "
+                                "the library call and the vendor beside it, then a summary");
   run->add_option("studies", args->studies, "Studies to run (see `ladder list`); default: all");
   add_common_options(run, *args);
   run->add_flag("--all", args->all, "Show the tuning variants too (and the extra cases)");
@@ -243,9 +254,12 @@ void add_run_command(CLI::App& app, Context& ctx) {
   });
 
   auto tune_args = std::make_shared<RunArgs>();
-  auto* tune = app.add_subcommand("tune", "One study with every tuning variant: each shape's typed parameters "
-                                          "are in the JSON (the same as `ladder run STUDY --all`)");
-  tune->add_option("study", tune_args->studies, "The study to tune (see `ladder list`)")->required()->expected(1);
+  auto* tune = app.add_subcommand(
+      "tune", "One study with every tuning variant: each shape's typed parameters "
+              "are in the JSON (the same as `ladder run STUDY --all`)");
+  tune->add_option("study", tune_args->studies, "The study to tune (see `ladder list`)")
+      ->required()
+      ->expected(1);
   add_common_options(tune, *tune_args);
   tune->callback([tune_args, &ctx] {
     tune_args->all = true;
