@@ -82,7 +82,7 @@ constexpr const char* style = R"(
     --wrong: #ff6b6f; --peak: #ff6b6f; }
 }
 * { box-sizing: border-box; }
-body { margin: 0 auto; max-width: 1100px; padding: 16px; background: var(--bg); color: var(--fg);
+body { margin: 0 auto; max-width: 1200px; padding: 16px; background: var(--bg); color: var(--fg);
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
 h1 { font-size: 1.6em; margin: 0.2em 0; } h2 { margin-top: 2em; border-bottom: 1px solid var(--grid); }
 h3 { margin-top: 1.5em; font-size: 1.1em; }
@@ -481,8 +481,9 @@ std::string summary_table(const std::vector<SummaryLine>& lines) {
     s << "<tr data-study=\"" << escape(l.study) << "\"><td>" << escape(l.study) << "</td><td>"
       << escape(l.library) << "</td><td"
       << (l.library_vs_vendor ? " data-x-vendor=\"" + exact(*l.library_vs_vendor) + "\"" : "")
-      << ">" << opt_text(l.library_vs_vendor, 2, "x") << "</td><td>" << escape(l.vendor)
-      << "</td><td>" << escape(l.best_rung) << "</td><td>"
+      << ">" << opt_text(l.library_vs_vendor, 2, "x") << "</td><td title=\"" << escape(l.vendor)
+      << "\">" << escape(short_reference_name(l.vendor)) << "</td><td>" << escape(l.best_rung)
+      << "</td><td>"
       << opt_text(l.best_percent_of_peak, 1, "%") << "</td><td>"
       << escape(std::string(bound_name(l.bound))) << "</td><td>"
       << (l.sweep_min ? num(*l.sweep_min, 2) + "x .. " + num(*l.sweep_max, 2) + "x" : "-")
@@ -490,8 +491,7 @@ std::string summary_table(const std::vector<SummaryLine>& lines) {
   return s.str() +
          "</table></div>\n<p class=\"muted\">x vendor: the vendor library's time over the library "
          "call's at the study's headline size (above 1x ladder is faster). Best rung: the fastest "
-         "correct "
-         "rung built past the course, as % of the peak that bounds the study.</p>\n";
+         "correct rung built past the course, as % of the peak that bounds the study.</p>\n";
 }
 
 // --- reading runs ------------------------------------------------------------------------------
