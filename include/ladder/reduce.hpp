@@ -1,8 +1,7 @@
 // ladder/reduce.hpp: reduce a device array to one value.
 //
-//   int total = ladder::reduce(d_in, n, ladder::Op::sum);          // waits, returns the value
-//   ladder::reduce(d_in, n, ladder::Op::max, d_out, stream);        // asynchronous, stays on
-//   device
+//   int total = ladder::reduce(d_in, n, ladder::Op::sum);      // waits, returns the value
+//   ladder::reduce(d_in, n, ladder::Op::max, d_out, stream);    // asynchronous, on the device
 //
 // Types: int32_t, uint32_t, int64_t, uint64_t, float, double. Operators: sum, product, min, max,
 // bit_and, bit_or (bit_and / bit_or for integer types only). Any n >= 0 (n = 0 gives the
