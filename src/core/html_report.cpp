@@ -42,27 +42,6 @@ std::string escape(const std::string& text) {
   return out;
 }
 
-std::string num(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
-// Full precision for data attributes: the tests compare them with the lab core's figures.
-std::string exact(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.9g", value);
-  return buffer;
-}
-
-std::string figure(double v) {
-  return num(v, std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 10 ? 1 : 2);
-}
-
-std::string opt_text(std::optional<double> v, int decimals, const char* suffix = "") {
-  return v && std::isfinite(*v) ? num(*v, decimals) + suffix : "-";
-}
-
 std::string slug(const std::string& text) {
   std::string out;
   for (char c : text)
@@ -153,7 +132,8 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
     const double v = top / 1.08 * k / 4, gx = x(v);
     s << "<line class=\"axis\" x1=\"" << gx << "\" y1=\"" << head - 6 << "\" x2=\"" << gx
       << "\" y2=\"" << height - 22 << "\"/><text class=\"label\" x=\"" << gx << "\" y=\""
-      << height - 8 << "\" text-anchor=\"middle\">" << figure(v / scale.divisor) << "</text>\n";
+      << height - 8 << "\" text-anchor=\"middle\">" << format_figure(v / scale.divisor)
+      << "</text>\n";
   }
   s << "<text class=\"label\" x=\"" << x1 << "\" y=\"" << height - 8
     << "\" text-anchor=\"end\" dy=\"-12\">" << escape(scale.header) << "</text>\n";
@@ -163,9 +143,9 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
     s << "<g class=\"rung\" data-rung=\"" << escape(row.name) << "\" data-check=\""
       << check_label(row.check) << "\"";
     if (m[i].throughput)
-      s << " data-throughput=\"" << exact(*m[i].throughput) << "\"";
+      s << " data-throughput=\"" << format_exact(*m[i].throughput) << "\"";
     if (m[i].percent_of_peak)
-      s << " data-percent=\"" << exact(*m[i].percent_of_peak) << "\"";
+      s << " data-percent=\"" << format_exact(*m[i].percent_of_peak) << "\"";
     s << "><title>"
       << escape((row.label.empty() ? "" : row.label + " ") + row.name + ": " + row.idea)
       << "</title>";
@@ -180,9 +160,9 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
         << (row.note.empty() ? "" : ": " + escape(row.note)) << "</text>";
     } else {
       const double w = std::max(1.0, x(*m[i].throughput) - x0);
-      std::string text = figure(*m[i].throughput / scale.divisor) + " " + scale.header;
+      std::string text = format_figure(*m[i].throughput / scale.divisor) + " " + scale.header;
       if (m[i].step_speedup)
-        text += "  step " + num(*m[i].step_speedup, 2) + "x";
+        text += "  step " + format_fixed(*m[i].step_speedup, 2) + "x";
       s << "<rect class=\"bar role-" << role_name(row.role) << "\" data-bar-for=\""
         << escape(row.name) << "\" x=\"" << x0 << "\" y=\"" << y + 3 << "\" width=\"" << w
         << "\" height=\"" << row_h - 6 << "\" rx=\"2\"/>";
@@ -202,7 +182,7 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
     vline(t.peak.reference(), "peak",
           std::string(t.peak.measured > 0 ? "measured " : "theoretical ") +
               std::string(bound_name(t.peak.bound)) + " " +
-              figure(t.peak.reference() / scale.divisor) + " " + scale.header,
+              format_figure(t.peak.reference() / scale.divisor) + " " + scale.header,
           0);
   for (std::size_t i = 0; i < t.rows.size(); ++i)
     if (t.rows[i].role == Role::reference && t.rows[i].vendor && m[i].throughput)
@@ -228,12 +208,12 @@ std::string rows_table(const Table& t, const std::vector<RowMetrics>& m) {
       << escape(row.name) << "</td><td>" << role_name(row.role) << "</td><td"
       << (row.check == CheckStatus::wrong ? " class=\"wrong\"" : "") << ">"
       << check_label(row.check) << "</td><td>" << (m[i].time_ms ? format_time(*m[i].time_ms) : "-")
-      << "</td><td>" << (m[i].throughput ? figure(*m[i].throughput / scale.divisor) : "-")
-      << "</td><td>" << opt_text(m[i].percent_of_peak, 1) << "</td><td>"
-      << opt_text(m[i].step_speedup, 2, "x") << "</td><td>"
-      << opt_text(m[i].cumulative_speedup, 2, "x") << "</td>";
+      << "</td><td>" << (m[i].throughput ? format_figure(*m[i].throughput / scale.divisor) : "-")
+      << "</td><td>" << format_fixed(m[i].percent_of_peak, 1) << "</td><td>"
+      << format_fixed(m[i].step_speedup, 2, "x") << "</td><td>"
+      << format_fixed(m[i].cumulative_speedup, 2, "x") << "</td>";
     for (const auto& v : m[i].vs_reference)
-      s << "<td>" << opt_text(v, 2) << "</td>";
+      s << "<td>" << format_fixed(v, 2) << "</td>";
     s << "<td class=\"idea\">" << escape(row.idea)
       << (row.note.empty() ? "" : " <span class=\"muted\">(" + escape(row.note) + ")</span>")
       << "</td></tr>\n";
@@ -280,7 +260,7 @@ std::string sweep_charts(const Sweep& sw) {
     std::string points;
     for (const auto& p : sw.points)
       if (k < p.times.size() && p.times[k] && p.checks[k] == CheckStatus::passed)
-        points += exact(px(p.size)) + "," + exact(py(p.times[k]->median_ms)) + " ";
+        points += format_exact(px(p.size)) + "," + format_exact(py(p.times[k]->median_ms)) + " ";
     s << "<polyline class=\"line series" << k % 4 << "\" data-series=\""
       << escape(sw.series[k].name) << "\" points=\"" << points << "\"/>\n";
   }
@@ -311,14 +291,14 @@ std::string sweep_charts(const Sweep& sw) {
     << " ratios\">\n<line class=\"peak\" x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\""
     << ry(1) << "\" y2=\"" << ry(1) << "\"/><text class=\"label\" x=\"" << left - 6 << "\" y=\""
     << ry(1) + 4 << "\" text-anchor=\"end\">1.0x</text><text class=\"label\" x=\"" << left - 6
-    << "\" y=\"" << ry(hi_r) + 4 << "\" text-anchor=\"end\">" << num(hi_r, 2)
+    << "\" y=\"" << ry(hi_r) + 4 << "\" text-anchor=\"end\">" << format_fixed(hi_r, 2)
     << "x</text><text class=\"label\" x=\"" << left - 6 << "\" y=\"" << ry(lo_r) + 4
-    << "\" text-anchor=\"end\">" << num(lo_r, 2) << "x</text>\n";
+    << "\" text-anchor=\"end\">" << format_fixed(lo_r, 2) << "x</text>\n";
   for (std::size_t k = 0; k < sw.ratios.size(); ++k) {
     std::string points;
     for (const auto& p : sw.points)
       if (auto v = sweep_ratio(p, sw.ratios[k]))
-        points += exact(px(p.size)) + "," + exact(ry(*v)) + " ";
+        points += format_exact(px(p.size)) + "," + format_exact(ry(*v)) + " ";
     s << "<polyline class=\"line series" << (k + 2) % 4 << "\" data-ratio=\""
       << escape(sw.ratios[k].label) << "\" points=\"" << points << "\"/>\n";
   }
@@ -353,8 +333,8 @@ std::string sweep_table(const Sweep& sw) {
     }
     for (const auto& r : sw.ratios) {
       const auto v = sweep_ratio(p, r);
-      s << "<td" << (v ? " data-ratio=\"" + exact(*v) + "\"" : "") << ">" << opt_text(v, 2, "x")
-        << "</td>";
+      s << "<td" << (v ? " data-ratio=\"" + format_exact(*v) + "\"" : "") << ">"
+        << format_fixed(v, 2, "x") << "</td>";
     }
     s << "</tr>\n";
   }
@@ -394,7 +374,7 @@ std::string course_comparison(const std::string& study_name, const Table* headli
     const double height = head + pair_h * static_cast<double>(pairs.size()) + 24;
     const auto x = [&](double pct) { return x0 + (x1 - x0) * std::min(pct, 110.0) / 110.0; };
     s << "<h3>The course's table beside this run</h3><p>" << escape(std::string(course.title))
-      << " on the " << escape(std::string(course.gpu)) << " (" << num(course.peak_gbs, 1)
+      << " on the " << escape(std::string(course.gpu)) << " (" << format_fixed(course.peak_gbs, 1)
       << " GB/s peak), from " << escape(std::string(course.citation)) << "; beside it, "
       << escape(headline->title) << " on the " << escape(gpu) << ", as % of "
       << escape(std::string(bound_name(headline->peak.bound)))
@@ -409,11 +389,11 @@ std::string course_comparison(const std::string& study_name, const Table* headli
         << escape(p.rung) << "</text>"
         << "<rect class=\"then\" x=\"" << x0 << "\" y=\"" << y + 2 << "\" width=\""
         << x(p.then) - x0 << "\" height=\"11\"/><text class=\"label\" x=\"" << x(p.then) + 4
-        << "\" y=\"" << y + 12 << "\">" << num(p.then, 1) << "% then</text>";
+        << "\" y=\"" << y + 12 << "\">" << format_fixed(p.then, 1) << "% then</text>";
       if (p.now)
         s << "<rect class=\"now\" x=\"" << x0 << "\" y=\"" << y + 15 << "\" width=\""
           << x(*p.now) - x0 << "\" height=\"11\"/><text class=\"label\" x=\"" << x(*p.now) + 4
-          << "\" y=\"" << y + 25 << "\">" << num(*p.now, 1) << "% now</text>";
+          << "\" y=\"" << y + 25 << "\">" << format_fixed(*p.now, 1) << "% now</text>";
       s << "</g>\n";
     }
     s << "</svg></div>\n";
@@ -449,7 +429,7 @@ std::string course_speedups(const std::string& study_name, const std::vector<Swe
       for (const CourseTiming& row : course.rows) {
         s << "<tr data-course-n=\"" << row.n << "\"><td>" << row.n << "</td><td>"
           << format_time(row.cpu_ms) << "</td><td>" << format_time(row.gpu_ms) << "</td><td>"
-          << num(row.cpu_ms / row.gpu_ms, 2) << "x</td>";
+          << format_fixed(row.cpu_ms / row.gpu_ms, 2) << "x</td>";
         const SweepPoint* point = nullptr;
         for (const SweepPoint& p : sw.points)
           if (p.size == row.n)
@@ -462,7 +442,7 @@ std::string course_speedups(const std::string& study_name, const std::vector<Swe
         };
         const auto c = time(*cpu), g = time(*ours);
         s << "<td>" << (c ? format_time(*c) : "-") << "</td><td>" << (g ? format_time(*g) : "-")
-          << "</td><td>" << (c && g ? num(*c / *g, 2) + "x" : "-") << "</td></tr>\n";
+          << "</td><td>" << (c && g ? format_fixed(*c / *g, 2) + "x" : "-") << "</td></tr>\n";
       }
       s << "</table></div>\n";
       break;
@@ -480,13 +460,15 @@ std::string summary_table(const std::vector<SummaryLine>& lines) {
   for (const auto& l : lines)
     s << "<tr data-study=\"" << escape(l.study) << "\"><td>" << escape(l.study) << "</td><td>"
       << escape(l.library) << "</td><td"
-      << (l.library_vs_vendor ? " data-x-vendor=\"" + exact(*l.library_vs_vendor) + "\"" : "")
-      << ">" << opt_text(l.library_vs_vendor, 2, "x") << "</td><td title=\"" << escape(l.vendor)
+      << (l.library_vs_vendor ? " data-x-vendor=\"" + format_exact(*l.library_vs_vendor) + "\""
+                              : "")
+      << ">" << format_fixed(l.library_vs_vendor, 2, "x") << "</td><td title=\"" << escape(l.vendor)
       << "\">" << escape(short_reference_name(l.vendor)) << "</td><td>" << escape(l.best_rung)
-      << "</td><td>"
-      << opt_text(l.best_percent_of_peak, 1, "%") << "</td><td>"
+      << "</td><td>" << format_fixed(l.best_percent_of_peak, 1, "%") << "</td><td>"
       << escape(std::string(bound_name(l.bound))) << "</td><td>"
-      << (l.sweep_min ? num(*l.sweep_min, 2) + "x .. " + num(*l.sweep_max, 2) + "x" : "-")
+      << (l.sweep_min
+              ? format_fixed(*l.sweep_min, 2) + "x .. " + format_fixed(*l.sweep_max, 2) + "x"
+              : "-")
       << "</td><td" << (l.wrong ? " class=\"wrong\"" : "") << ">" << l.wrong << "</td></tr>\n";
   return s.str() +
          "</table></div>\n<p class=\"muted\">x vendor: the vendor library's time over the library "
@@ -558,11 +540,11 @@ std::string peaks_list(const Run& run) {
     const auto scale = throughput_scale(unit_of(p.bound), p.reference());
     out +=
         "<dt>" + escape(name) + "</dt><dd>measured " +
-        (p.measured > 0 ? figure(p.measured / scale.divisor) + " " + scale.header
+        (p.measured > 0 ? format_figure(p.measured / scale.divisor) + " " + scale.header
                         : std::string("-")) +
         (p.measured_by.empty() ? ""
                                : " <span class=\"muted\">(" + escape(p.measured_by) + ")</span>") +
-        ", theoretical " + figure(p.theoretical / scale.divisor) + " " + scale.header +
+        ", theoretical " + format_figure(p.theoretical / scale.divisor) + " " + scale.header +
         (p.theoretical_from.empty()
              ? ""
              : " <span class=\"muted\">(" + escape(p.theoretical_from) + ")</span>") +
@@ -598,12 +580,12 @@ std::string comparison(const Run& base, const Run& other) {
               if (bm[i].time_ms && om[k].time_ms)
                 x = *bm[i].time_ms / *om[k].time_ms;
               s << "<tr data-compare=\"" << escape(bt.rows[i].name) << "\""
-                << (x ? " data-x=\"" + exact(*x) + "\"" : "") << "><td>" << escape(bt.rows[i].label)
-                << "</td><td>" << escape(bt.rows[i].name) << "</td><td>"
+                << (x ? " data-x=\"" + format_exact(*x) + "\"" : "") << "><td>"
+                << escape(bt.rows[i].label) << "</td><td>" << escape(bt.rows[i].name) << "</td><td>"
                 << (bm[i].time_ms ? format_time(*bm[i].time_ms) : check_label(bt.rows[i].check))
                 << "</td><td>"
                 << (om[k].time_ms ? format_time(*om[k].time_ms) : check_label(ot.rows[k].check))
-                << "</td><td>" << opt_text(x, 2, "x") << "</td></tr>\n";
+                << "</td><td>" << format_fixed(x, 2, "x") << "</td></tr>\n";
             }
           s << "</table></div>\n";
         }

@@ -1,5 +1,6 @@
 #include "core/report.hpp"
 
+#include "core/sizes.hpp"
 #include "core/text_table.hpp"
 
 #include <algorithm>
@@ -15,23 +16,7 @@ namespace {
 
 constexpr std::size_t text_width = 118; // prose lines; tables are kept under 120 columns
 
-std::string fixed(std::optional<double> value, int decimals, const char* suffix = "") {
-  if (!value || !std::isfinite(*value))
-    return "-";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f%s", decimals, *value, suffix);
-  return buffer;
-}
-
-// Three significant figures at most, never exponent notation, for throughputs and percents.
-std::string figure(std::optional<double> value) {
-  if (!value || !std::isfinite(*value))
-    return "-";
-  const double v = std::fabs(*value);
-  return fixed(value, v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : 3);
-}
-
-std::string speedup(std::optional<double> value) { return fixed(value, 2, "x"); }
+std::string speedup(std::optional<double> value) { return format_fixed(value, 2, "x"); }
 
 // Word-wraps `text` to text_width, each line starting with `indent`.
 std::string wrap(const std::string& text, const std::string& indent) {
@@ -66,7 +51,7 @@ std::string amount_text(double amount, Unit unit) {
 }
 
 std::string rate_text(double rate, const ThroughputScale& scale) {
-  return figure(rate / scale.divisor) + " " + scale.header;
+  return format_figure(rate / scale.divisor) + " " + scale.header;
 }
 
 // The lines above a table: what one run does and the peak that bounds it.
@@ -124,12 +109,12 @@ std::vector<std::string> main_cells(const Table& table, const Layout& l, std::si
       row.name,
       std::string(check_label(row.check)),
       m.time_ms ? format_time(*m.time_ms) : "-",
-      figure(m.throughput ? std::optional(*m.throughput / l.scale.divisor) : std::nullopt),
-      fixed(m.percent_of_peak, 1),
+      format_figure(m.throughput ? std::optional(*m.throughput / l.scale.divisor) : std::nullopt),
+      format_fixed(m.percent_of_peak, 1),
       speedup(m.step_speedup),
       speedup(m.cumulative_speedup)};
   for (const auto& ratio : m.vs_reference)
-    cells.push_back(fixed(ratio, 2));
+    cells.push_back(format_fixed(ratio, 2));
   return cells;
 }
 
@@ -153,11 +138,30 @@ std::string notes_text(const Table& table) {
   return out;
 }
 
-std::string vs_reference_key(const Table& table, std::size_t r) { return table.rows[r].name; }
-
-std::string count_label_fallback(std::int64_t n) { return std::to_string(n); }
-
 } // namespace
+
+std::string format_fixed(std::optional<double> value, int decimals, const char* suffix) {
+  if (!value || !std::isfinite(*value))
+    return "-";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f%s", decimals, *value, suffix);
+  return buffer;
+}
+
+std::string format_figure(std::optional<double> value) {
+  if (!value || !std::isfinite(*value))
+    return "-";
+  const double v = std::fabs(*value);
+  return format_fixed(value, v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : 3);
+}
+
+std::string format_exact(std::optional<double> value) {
+  if (!value || !std::isfinite(*value))
+    return "";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.9g", *value);
+  return buffer;
+}
 
 std::string wrap_text(const std::string& text, const std::string& indent) {
   return wrap(text, indent);
@@ -222,8 +226,9 @@ std::string format_text(const Table& table) {
       if (!m.time_ms)
         continue;
       t.add({row_label(table.rows[i]), table.rows[i].name, format_time(*m.time_ms),
-             figure(m.throughput ? std::optional(*m.throughput / l.scale.divisor) : std::nullopt),
-             fixed(m.percent_of_peak, 1)});
+             format_figure(m.throughput ? std::optional(*m.throughput / l.scale.divisor)
+                                        : std::nullopt),
+             format_fixed(m.percent_of_peak, 1)});
     }
     grid << "\n[" << g + 1 << "] " << table.groups[g] << "\n";
     t.print(grid);
@@ -261,7 +266,7 @@ std::string format_tuning_text(const Table& table) {
         cells.push_back(row.params.contains(key) ? row.params.at(key).dump() : "-");
       cells.push_back(m[i].time_ms ? format_time(*m[i].time_ms)
                                    : std::string(check_label(row.check)));
-      cells.push_back(fixed(m[i].percent_of_peak, 1));
+      cells.push_back(format_fixed(m[i].percent_of_peak, 1));
       cells.push_back(i == p ? "1.00x" : speedup(m[i].step_speedup));
       t.add(std::move(cells));
     }
@@ -325,13 +330,6 @@ std::string csv_escape(const std::string& s) {
   return out + "\"";
 }
 
-std::string csv_number(std::optional<double> v) {
-  if (!v || !std::isfinite(*v))
-    return "";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.9g", *v);
-  return buffer;
-}
 } // namespace
 
 std::string format_csv(const Table& table, bool header) {
@@ -350,13 +348,13 @@ std::string format_csv(const Table& table, bool header) {
       out += csv_escape(table.study) + "," + csv_escape(table.title) + "," +
              csv_escape(table.groups[g]) + "," + csv_escape(row.label) + "," +
              csv_escape(row.name) + "," + std::string(role_name(row.role)) + "," +
-             std::string(check_label(row.check)) + "," + csv_number(m.time_ms) + "," +
-             csv_number(t ? std::optional(t->min_ms) : std::nullopt) + "," +
-             csv_number(t ? std::optional(t->max_ms) : std::nullopt) + "," +
-             (t ? std::to_string(t->samples) : std::string()) + "," + csv_number(m.throughput) +
-             "," + std::string(unit_name(unit)) + "," + csv_number(m.percent_of_peak) + "," +
-             csv_number(m.step_speedup) + "," + csv_number(m.cumulative_speedup) + "," +
-             csv_number(table.peak.measured) + "," + csv_number(table.peak.theoretical) + "," +
+             std::string(check_label(row.check)) + "," + format_exact(m.time_ms) + "," +
+             format_exact(t ? std::optional(t->min_ms) : std::nullopt) + "," +
+             format_exact(t ? std::optional(t->max_ms) : std::nullopt) + "," +
+             (t ? std::to_string(t->samples) : std::string()) + "," + format_exact(m.throughput) +
+             "," + std::string(unit_name(unit)) + "," + format_exact(m.percent_of_peak) + "," +
+             format_exact(m.step_speedup) + "," + format_exact(m.cumulative_speedup) + "," +
+             format_exact(table.peak.measured) + "," + format_exact(table.peak.theoretical) + "," +
              csv_escape(row.note) + "\n";
     }
   }
@@ -384,7 +382,7 @@ nlohmann::json to_json(const Table& table) {
       const auto& t = g < row.timings.size() ? row.timings[g] : std::nullopt;
       json vs = json::object();
       for (std::size_t k = 0; k < refs.size(); ++k)
-        vs[vs_reference_key(table, refs[k])] = opt(m.vs_reference[k]);
+        vs[table.rows[refs[k]].name] = opt(m.vs_reference[k]);
       groups.push_back({{"group", table.groups[g]},
                         {"median_ms", opt(m.time_ms)},
                         {"min_ms", t ? json(t->min_ms) : json(nullptr)},
@@ -452,7 +450,7 @@ std::vector<std::string> sweep_cells(const Sweep& sweep, const SweepPoint& p) {
                                                        : "-");
   }
   for (const auto& r : sweep.ratios)
-    cells.push_back(fixed(sweep_ratio(p, r), 2));
+    cells.push_back(format_fixed(sweep_ratio(p, r), 2));
   return cells;
 }
 
@@ -544,21 +542,21 @@ namespace {
 
 std::string percent_of(const SummaryLine& s) {
   return s.best_percent_of_peak
-             ? fixed(s.best_percent_of_peak, 1) + "% of " + std::string(bound_name(s.bound))
+             ? format_fixed(s.best_percent_of_peak, 1) + "% of " + std::string(bound_name(s.bound))
              : "-";
 }
 
 std::string sweep_range(const SummaryLine& s) {
   if (!s.sweep_min)
     return "-";
-  return fixed(s.sweep_min, 2, "x") + " .. " + fixed(s.sweep_max, 2, "x");
+  return format_fixed(s.sweep_min, 2, "x") + " .. " + format_fixed(s.sweep_max, 2, "x");
 }
 
 std::vector<std::string> summary_cells(const SummaryLine& s) {
   return {s.study,
           s.library.empty() ? "-" : s.library,
           s.library_vs_vendor
-              ? fixed(s.library_vs_vendor, 2, "x") + " " + short_reference_name(s.vendor)
+              ? format_fixed(s.library_vs_vendor, 2, "x") + " " + short_reference_name(s.vendor)
               : "-",
           s.best_rung.empty() ? "-" : s.best_rung,
           percent_of(s),
@@ -717,7 +715,7 @@ Sweep sweep_from_json(const nlohmann::json& j) {
     for (const auto& p : j.at("points")) {
       SweepPoint point;
       point.size = p.at(s.parameter).get<std::int64_t>();
-      point.label = p.value("label", count_label_fallback(point.size));
+      point.label = p.value("label", count_label(point.size));
       for (const auto& t : p.at("times")) {
         point.times.push_back(measurement_from(t));
         point.checks.push_back(enum_from(t, "check", all_checks, check_label));

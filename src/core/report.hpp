@@ -12,6 +12,12 @@
 
 namespace ladder::lab {
 
+// "-" for a missing or non-finite value, else the value with `decimals` decimals and `suffix`.
+std::string format_fixed(std::optional<double> value, int decimals, const char* suffix = "");
+// Three significant figures at most, never exponent notation (throughputs, percents).
+std::string format_figure(std::optional<double> value);
+// Nine significant digits for machines (CSV cells, the report's data attributes); "" when missing.
+std::string format_exact(std::optional<double> value);
 // "541.0 us", "2.258 ms", "1.234 s": four significant figures, the unit chosen per value.
 std::string format_time(double milliseconds);
 // The throughput column's header and scale for a table ("GB/s", 1e9).

@@ -212,9 +212,7 @@ std::vector<Sweep> sweep(const RunContext& ctx, Pools& pools, int from_log2, int
       library = &rung;
     else if (rung.info.role == Role::reference && rung.info.vendor)
       vendor = &rung;
-    else if (rung.info.name.starts_with("single_pass") ||
-             rung.info.name.starts_with("polled_finish") || rung.info.name == "flagged_finish" ||
-             rung.info.name == "one_cluster")
+    else if (rung.in_shape_sweep)
       candidates.push_back(&rung);
   }
   Sweep main;

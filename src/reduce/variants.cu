@@ -651,7 +651,8 @@ std::span<const Rung> registry() {
            .launch_int =
                launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
            .launch_float =
-               launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>},
+               launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+           .in_shape_sweep = true},
       Rung{
           .info = {.name = "single_pass_even_share",
                    .idea = "single_pass, but each block streams one contiguous range (CUB's split)",
@@ -706,7 +707,8 @@ std::span<const Rung> registry() {
            .launch_int =
                launch_tiled<int, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
            .launch_float =
-               launch_tiled<float, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>},
+               launch_tiled<float, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::last_block>,
+           .in_shape_sweep = true},
       Rung{.info = {.name = "single_pass_1024_unroll8",
                     .idea = "single_pass_1024 with 8 loads in flight per thread",
                     .role = Role::variant,
@@ -746,7 +748,8 @@ std::span<const Rung> registry() {
            .launch_int =
                launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::flagged>,
            .launch_float =
-               launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::flagged>},
+               launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::flagged>,
+           .in_shape_sweep = true},
       Rung{.info = {.name = "polled_finish",
                     .idea = "the last block to start waits for the flagged partials: no counter "
                             "round trip after the loads",
@@ -758,7 +761,8 @@ std::span<const Rung> registry() {
            .scratch_bytes = tiled_scratch,
            .launch_int = launch_tiled<int, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::polled>,
            .launch_float =
-               launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::polled>},
+               launch_tiled<float, 256, 4, L::ldg, S::grid_stride, G::occupancy, F::polled>,
+           .in_shape_sweep = true},
       Rung{.info = {.name = "polled_finish_1024",
                     .idea = "polled_finish with 1024-thread blocks",
                     .role = Role::variant,
@@ -771,7 +775,8 @@ std::span<const Rung> registry() {
            .launch_int =
                launch_tiled<int, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::polled>,
            .launch_float =
-               launch_tiled<float, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::polled>},
+               launch_tiled<float, 1024, 4, L::ldg, S::grid_stride, G::occupancy, F::polled>,
+           .in_shape_sweep = true},
       Rung{.info = {.name = "one_cluster",
                     .idea = "one cluster of up to 16 1024-thread blocks; totals meet in block 0's "
                             "shared memory (no global round trip; the cluster launch costs more)",
@@ -783,7 +788,8 @@ std::span<const Rung> registry() {
            .unsupported = cluster_unsupported<1024, 4>,
            .scratch_bytes = no_scratch,
            .launch_int = launch_cluster<int, 1024, 4>,
-           .launch_float = launch_cluster<float, 1024, 4>},
+           .launch_float = launch_cluster<float, 1024, 4>,
+           .in_shape_sweep = true},
       Rung{.info = {.name = "ring_512_32k_x6",
                     .idea = "bulk copies through a ring of 6 32 KB chunks in shared memory; 512 "
                             "threads, 1 block per SM",

@@ -31,6 +31,8 @@ struct Rung {
   // Elements read plus written over all launches (the course's multi-level accounting), or null
   // when the rung is one pass over the input (reads n, writes 1) or a library call.
   double (*all_levels_elements)(std::int64_t n) = nullptr;
+  // A launch shape the library chooses between by size: timed beside it in `--all`'s shape sweep.
+  bool in_shape_sweep = false;
 };
 
 std::span<const Rung> registry();

@@ -2,6 +2,7 @@
 // call's argument checks (which run before any CUDA call, so they are testable without a GPU).
 #include "ladder/reduce.hpp"
 #include "reduce/reference.hpp"
+#include "reduce/variants.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +13,20 @@
 
 namespace ladder::lab::reduce {
 namespace {
+
+// The shapes timed beside the library in `--all`'s sweep are flagged in the registry (never picked
+// by name), are rungs the study builds past the course, and are few enough for one readable table.
+TEST(ReduceRegistry, ShapeSweepIsFlaggedAndSmall) {
+  int flagged = 0;
+  for (const Rung& rung : registry())
+    if (rung.in_shape_sweep) {
+      ++flagged;
+      EXPECT_TRUE(rung.info.role == Role::beyond || rung.info.role == Role::variant)
+          << rung.info.name;
+    }
+  EXPECT_GE(flagged, 2);
+  EXPECT_LE(flagged, 7);
+}
 
 TEST(ReduceIdentity, IsTheNeutralElementOfEachOperator) {
   EXPECT_EQ(reduce_identity<std::int32_t>(Op::sum), 0);
@@ -61,7 +76,9 @@ TEST(CpuReduce, FloatSumIsAccurateWhereFloatAccumulationIsNot) {
 
 TEST(SumTolerance, GrowsWithNAndScalesWithMagnitude) {
   EXPECT_LT(sum_tolerance<float>(1000, 500), sum_tolerance<float>(1 << 24, 500));
-  EXPECT_NEAR(static_cast<double>(sum_tolerance<double>(1000, 2000) / sum_tolerance<double>(1000, 1000)), 2.0, 1e-9);
+  EXPECT_NEAR(
+      static_cast<double>(sum_tolerance<double>(1000, 2000) / sum_tolerance<double>(1000, 1000)),
+      2.0, 1e-9);
   EXPECT_LT(sum_tolerance<double>(1 << 20, 1), sum_tolerance<float>(1 << 20, 1));
   // A worst-case bound: for 2^20 values it is ~1e-5 of sum |x| (about 4.5 for values in [-1, 1),
   // more than one element), so dropped elements are caught by the exact tests instead (integers,
@@ -77,10 +94,10 @@ TEST(Brent, MatchesTheSeedsFormulas) {
   EXPECT_DOUBLE_EQ(one.steps, static_cast<double>(n - 1)); // p = 1: the sequential time W
   EXPECT_DOUBLE_EQ(one.depth, 22);
   const BrentFigures all = brent(n, static_cast<double>(n));
-  EXPECT_NEAR(all.steps, 23.0, 1e-3); // p = n: ~ t + 1
+  EXPECT_NEAR(all.steps, 23.0, 1e-3);          // p = n: ~ t + 1
   EXPECT_NEAR(all.cost_over_work, 23.0, 1e-2); // n log n cost: not cost-optimal
   const BrentFigures optimal = brent(n, static_cast<double>(n) / 22);
-  EXPECT_LT(optimal.steps, 2 * 22 + 1); // ~2 log n
+  EXPECT_LT(optimal.steps, 2 * 22 + 1);    // ~2 log n
   EXPECT_LT(optimal.cost_over_work, 2.01); // O(N) cost
   EXPECT_THROW(brent(0, 1), std::invalid_argument);
   EXPECT_NE(brent_notes().find("ladder::reduce"), std::string::npos);

@@ -46,15 +46,13 @@ void add_info_command(CLI::App& app, Context& ctx) {
                                    lab::Bound::fp32_fma, lab::Bound::host_link}) {
       const lab::Peak p = lab::measure_peak(bound, d, {}, false);
       const auto scale = lab::throughput_scale(lab::unit_of(bound), p.reference());
-      char measured[64], theoretical[64], ratio[32];
-      std::snprintf(measured, sizeof measured, "%.1f %s", p.measured / scale.divisor,
-                    scale.header.c_str());
-      std::snprintf(theoretical, sizeof theoretical, "%.1f %s", p.theoretical / scale.divisor,
-                    scale.header.c_str());
-      std::snprintf(ratio, sizeof ratio, "%.1f%%",
-                    p.theoretical > 0 ? 100.0 * p.measured / p.theoretical : 0.0);
-      table.add({std::string(lab::bound_name(bound)), measured,
-                 p.theoretical > 0 ? theoretical : "-", p.theoretical > 0 ? ratio : "-",
+      const bool has_theory = p.theoretical > 0;
+      table.add({std::string(lab::bound_name(bound)),
+                 lab::format_fixed(p.measured / scale.divisor, 1) + " " + scale.header,
+                 has_theory
+                     ? lab::format_fixed(p.theoretical / scale.divisor, 1) + " " + scale.header
+                     : "-",
+                 has_theory ? lab::format_fixed(100.0 * p.measured / p.theoretical, 1, "%") : "-",
                  p.measured_by});
     }
     table.print(ctx.out);

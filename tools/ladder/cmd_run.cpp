@@ -90,20 +90,21 @@ std::vector<const lab::Study*> select_studies(const RunArgs& args) {
   return selected;
 }
 
-std::string cuda_version(int (*query)(int*)) {
-  int v = 0;
-  if (query(&v) != 0 || v <= 0)
+// CUDA's version numbers (13000 = 13.0) as text; "unknown" when the query failed.
+std::string cuda_version(cudaError_t status, int version) {
+  if (status != cudaSuccess || version <= 0)
     return "unknown";
-  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
-int driver_version(int* v) { return static_cast<int>(cudaDriverGetVersion(v)); }
-int runtime_version(int* v) { return static_cast<int>(cudaRuntimeGetVersion(v)); }
-
 nlohmann::json device_json(const DeviceInfo& d) {
+  // Queried first: a function's arguments are evaluated in no set order.
+  int driver = 0, runtime = 0;
+  const cudaError_t driver_status = cudaDriverGetVersion(&driver);
+  const cudaError_t runtime_status = cudaRuntimeGetVersion(&runtime);
   return {{"name", d.name},
-          {"driver_version", cuda_version(driver_version)},
-          {"runtime_version", cuda_version(runtime_version)},
+          {"driver_version", cuda_version(driver_status, driver)},
+          {"runtime_version", cuda_version(runtime_status, runtime)},
           {"compute_capability",
            std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)},
           {"multiprocessors", d.multiprocessors},
