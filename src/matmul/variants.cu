@@ -11,6 +11,7 @@
 
 #include "core/cublas.hpp"
 #include "core/harness.hpp"
+#include "matmul/gemm_policies.cuh"
 
 #include <array>
 
@@ -58,16 +59,16 @@ dim3 grid_of(std::int64_t x_extent, std::int64_t y_extent, std::int64_t x_per_bl
 }
 
 void launch_basic(const Operands& o, cudaStream_t stream) {
-  basic_kernel<<<grid_of(o.shape.n, o.shape.m, basic_block, basic_block),
-                 dim3(basic_block, basic_block), 0, stream>>>(o.a, o.b, o.c, o.shape.m, o.shape.n,
-                                                              o.shape.k);
+  basic_kernel<<<grid_of(o.problem.shape.n, o.problem.shape.m, basic_block, basic_block),
+                 dim3(basic_block, basic_block), 0, stream>>>(o.a, o.b, o.c, o.problem.shape.m, o.problem.shape.n,
+                                                              o.problem.shape.k);
   check_launch("basic_kernel");
 }
 
 void launch_basic_swapped(const Operands& o, cudaStream_t stream) {
-  basic_swapped_kernel<<<grid_of(o.shape.m, o.shape.n, basic_block, basic_block),
-                         dim3(basic_block, basic_block), 0, stream>>>(o.a, o.b, o.c, o.shape.m,
-                                                                      o.shape.n, o.shape.k);
+  basic_swapped_kernel<<<grid_of(o.problem.shape.m, o.problem.shape.n, basic_block, basic_block),
+                         dim3(basic_block, basic_block), 0, stream>>>(o.a, o.b, o.c, o.problem.shape.m,
+                                                                      o.problem.shape.n, o.problem.shape.k);
   check_launch("basic_swapped_kernel");
 }
 
@@ -100,8 +101,8 @@ __global__ void tiled_kernel(const float* a, const float* b, float* c, std::int6
 }
 
 template <int Tile> void launch_tiled(const Operands& o, cudaStream_t stream) {
-  tiled_kernel<Tile><<<grid_of(o.shape.n, o.shape.m, Tile, Tile), dim3(Tile, Tile), 0, stream>>>(
-      o.a, o.b, o.c, o.shape.m, o.shape.n, o.shape.k);
+  tiled_kernel<Tile><<<grid_of(o.problem.shape.n, o.problem.shape.m, Tile, Tile), dim3(Tile, Tile), 0, stream>>>(
+      o.a, o.b, o.c, o.problem.shape.m, o.problem.shape.n, o.problem.shape.k);
   check_launch("tiled_kernel");
 }
 
@@ -137,8 +138,8 @@ __global__ void corner_turning_kernel(const float* a, const float* bt, float* c,
 
 template <int Tile> void launch_corner_turning(const Operands& o, cudaStream_t stream) {
   corner_turning_kernel<Tile>
-      <<<grid_of(o.shape.n, o.shape.m, Tile, Tile), dim3(Tile, Tile), 0, stream>>>(
-          o.a, o.b_transposed, o.c, o.shape.m, o.shape.n, o.shape.k);
+      <<<grid_of(o.problem.shape.n, o.problem.shape.m, Tile, Tile), dim3(Tile, Tile), 0, stream>>>(
+          o.a, o.b_transposed, o.c, o.problem.shape.m, o.problem.shape.n, o.problem.shape.k);
   check_launch("corner_turning_kernel");
 }
 
@@ -180,8 +181,8 @@ __global__ void coarse_kernel(const float* a, const float* b, float* c, std::int
 
 template <int Tile, int Coarse> void launch_coarse(const Operands& o, cudaStream_t stream) {
   coarse_kernel<Tile, Coarse>
-      <<<grid_of(o.shape.n, o.shape.m, Tile * Coarse, Tile), dim3(Tile, Tile), 0, stream>>>(
-          o.a, o.b, o.c, o.shape.m, o.shape.n, o.shape.k);
+      <<<grid_of(o.problem.shape.n, o.problem.shape.m, Tile * Coarse, Tile), dim3(Tile, Tile), 0, stream>>>(
+          o.a, o.b, o.c, o.problem.shape.m, o.problem.shape.n, o.problem.shape.k);
   check_launch("coarse_kernel");
 }
 
@@ -254,53 +255,144 @@ struct Blocked {
 void launch_register_blocked(const Operands& o, cudaStream_t stream) {
   using S = Blocked;
   register_blocked_kernel<S::bm, S::bn, S::bk, S::tm, S::tn>
-      <<<grid_of(o.shape.n, o.shape.m, S::bn, S::bm), S::threads, 0, stream>>>(
-          o.a, o.b, o.c, o.shape.m, o.shape.n, o.shape.k);
+      <<<grid_of(o.problem.shape.n, o.problem.shape.m, S::bn, S::bm), S::threads, 0, stream>>>(
+          o.a, o.b, o.c, o.problem.shape.m, o.problem.shape.n, o.problem.shape.k);
   check_launch("register_blocked_kernel");
 }
 
+constexpr const char* untransposed_only = "the course's kernels take A and B untransposed";
+
 // Grids of these kernels: gridDim.y counts rows of tiles (at most 65535).
-template <int RowsPerBlock> const char* fits_grid(Shape s) {
-  return (s.m + RowsPerBlock - 1) / RowsPerBlock > 65535
+template <int RowsPerBlock> const char* fits_grid(const Problem& p) {
+  if (!p.untransposed())
+    return untransposed_only;
+  return (p.shape.m + RowsPerBlock - 1) / RowsPerBlock > 65535
              ? "more than 65535 rows of blocks exceed gridDim.y"
              : nullptr;
 }
 
-const char* fits_swapped_grid(Shape s) {
-  return (s.n + basic_block - 1) / basic_block > 65535
+const char* fits_swapped_grid(const Problem& p) {
+  if (!p.untransposed())
+    return untransposed_only;
+  return (p.shape.n + basic_block - 1) / basic_block > 65535
              ? "more than 65535 columns of blocks exceed gridDim.y"
              : nullptr;
+}
+
+// --- the library's kernel, one idea at a time (matmul/gemm_kernel.cuh) ---------------------
+
+namespace gd = gemm_detail;
+
+template <class Kernel> const void* address(Kernel kernel) {
+  return reinterpret_cast<const void*>(kernel);
+}
+
+// The story's steps on the same 128 x 128 x 8 tile, 8 x 8 per thread:
+//   vectorized: 16-byte global loads, A turned into k-major shared memory, fragments read as
+//     16-byte shared loads (contiguous micro-tiles: lanes 32 bytes apart);
+//   warp_tiled: micro-tiles split into 4 x 4 pieces a warp's width apart (conflict-free LDS.128);
+//   double_buffered: two shared buffers, the next step loaded into registers during the FMAs;
+//   tile_order: blocks walk groups of 8 tile rows (L2 reuse of B's panels).
+using Vectorized = gd::Policy<128, 128, 8, 2, 4, 8, 8, 1, false, 2>;
+using WarpTiled = gd::Policy<128, 128, 8, 2, 4, 8, 8, 1, true, 2>;
+
+// One product with policy P on the table's operands (any transposes, alignments from cudaMalloc).
+template <class P, int GroupM, int Splits> void launch_policy(const Operands& o, cudaStream_t stream) {
+  const Shape s = o.shape();
+  gd::Params prm;
+  prm.m = s.m;
+  prm.n = s.n;
+  prm.k = s.k;
+  prm.a = o.a;
+  prm.lda = o.lda();
+  prm.b = o.b;
+  prm.ldb = o.ldb();
+  prm.c = o.c;
+  prm.ldc = s.n;
+  gd::launch_any_layout<P>(prm, o.problem.trans_a == Trans::none,
+                           o.problem.trans_b == Trans::transpose,
+                           gd::vector_ok(o.a, prm.lda) && gd::vector_ok(o.b, prm.ldb),
+                           {.group_m = GroupM, .splits = Splits}, stream);
+}
+
+void launch_library(const Operands& o, cudaStream_t stream) {
+  const Shape s = o.shape();
+  ladder::gemm<float>(o.problem.trans_a, o.problem.trans_b, s.m, s.n, s.k, 1.0f, o.a, o.lda(), o.b,
+                      o.ldb(), 0.0f, o.c, s.n, stream);
+}
+
+const char* untransposed_story(const Problem& p) {
+  return p.untransposed() ? nullptr : "the story's rungs take A and B untransposed";
+}
+
+const char* any_problem(const Problem&) { return nullptr; }
+
+template <class P> std::array<Param, max_params> policy_params(int group_m, int splits) {
+  return {{{"block_m", P::bm},
+           {"block_n", P::bn},
+           {"block_k", P::bk},
+           {"group_m", group_m},
+           {"splits", splits}}};
+}
+
+// A rung running policy P through the library's kernel: its registry entry's shared part.
+template <class P, int GroupM, int Splits>
+Rung policy_rung(std::string_view name, std::string_view idea, Role role,
+                 std::string_view variant_of = {}) {
+  return Rung{.info = {.name = name,
+                       .idea = idea,
+                       .role = role,
+                       .variant_of = variant_of,
+                       .params = policy_params<P>(GroupM, Splits),
+                       .kernel = address(gd::gemm_kernel<P, true, false, true>),
+                       .block_threads = P::threads,
+                       .dynamic_shared_bytes = gd::Shared<P, true, false, true>::bytes},
+              .unsupported = role == Role::variant ? any_problem : untransposed_story,
+              .launch = launch_policy<P, GroupM, Splits>};
 }
 
 // --- cuBLAS ------------------------------------------------------------------------------------
 
 // cuBLAS is column-major: row-major C = A B is column-major C^T = B^T A^T, i.e. Sgemm(N, N, n, m,
 // k) on B (ld n) and A (ld k) into C (ld n).
+// A row-major operand stored transposed is a column-major one untransposed, and vice versa.
 template <cublasMath_t Math> void launch_cublas(const Operands& o, cudaStream_t stream) {
   const float one = 1.0f, zero = 0.0f;
+  const Shape s = o.shape();
+  const auto op = [](Trans t) { return t == Trans::none ? CUBLAS_OP_N : CUBLAS_OP_T; };
   cublasHandle_t h = cublas_handle();
   check_cublas(cublasSetStream(h, stream), "cublasSetStream");
   check_cublas(cublasSetMathMode(h, Math), "cublasSetMathMode");
-  const cublasStatus_t status = cublasSgemm(
-      h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(o.shape.n), static_cast<int>(o.shape.m),
-      static_cast<int>(o.shape.k), &one, o.b, static_cast<int>(o.shape.n), o.a,
-      static_cast<int>(o.shape.k), &zero, o.c, static_cast<int>(o.shape.n));
+  const cublasStatus_t status =
+      cublasSgemm(h, op(o.problem.trans_b), op(o.problem.trans_a), static_cast<int>(s.n),
+                  static_cast<int>(s.m), static_cast<int>(s.k), &one, o.b,
+                  static_cast<int>(o.ldb()), o.a, static_cast<int>(o.lda()), &zero, o.c,
+                  static_cast<int>(s.n));
   check_cublas(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
   check_cublas(status, "cublasSgemm");
 }
 
-const char* fits_cublas_int(Shape s) {
+const char* fits_cublas_int(const Problem& p) {
+  const Shape s = p.shape;
   return s.m > 0x7fffffff || s.n > 0x7fffffff || s.k > 0x7fffffff ? "cuBLAS takes 32-bit dimensions"
                                                                   : nullptr;
 }
 
-template <class Kernel> const void* address(Kernel kernel) {
-  return reinterpret_cast<const void*>(kernel);
-}
 
 constexpr int course_tile = 16;
 
 } // namespace
+
+// Packed storage: a stored row is op(X)'s k, or its m / n when stored transposed (at least 1).
+std::int64_t Operands::lda() const {
+  const std::int64_t cols = problem.trans_a == Trans::none ? problem.shape.k : problem.shape.m;
+  return cols > 1 ? cols : 1;
+}
+
+std::int64_t Operands::ldb() const {
+  const std::int64_t cols = problem.trans_b == Trans::none ? problem.shape.n : problem.shape.k;
+  return cols > 1 ? cols : 1;
+}
 
 std::span<const Rung> registry() {
   static const std::array rungs = {
@@ -397,6 +489,45 @@ std::span<const Rung> registry() {
                     .block_threads = Blocked::threads},
            .unsupported = fits_grid<Blocked::bm>,
            .launch = launch_register_blocked},
+      policy_rung<Vectorized, 1, 1>(
+          "vectorized",
+          "16-byte global loads; A turned k-major in shared memory so fragments are LDS.128",
+          Role::beyond),
+      policy_rung<WarpTiled, 1, 1>(
+          "warp_tiled",
+          "warp tiles; each thread's 8x8 in 4x4 pieces a warp apart: conflict-free LDS.128",
+          Role::beyond),
+      policy_rung<gd::Large, 1, 1>(
+          "double_buffered",
+          "two shared buffers: the next k-step travels into registers during the FMAs",
+          Role::beyond),
+      policy_rung<gd::Large, 8, 1>(
+          "tile_order", "blocks walk groups of 8 tile rows: B's column panels reused from L2",
+          Role::beyond),
+      policy_rung<gd::LargeK16, 8, 1>("large_k16", "the 128x128 tile with 16-deep k-steps",
+                                      Role::variant, "tile_order"),
+      policy_rung<gd::Huge, 8, 1>("huge", "128x256 tiles, 8x16 per thread, one block per SM",
+                                  Role::variant, "tile_order"),
+      policy_rung<gd::HugeK16, 8, 1>("huge_k16", "128x256 tiles with 16-deep k-steps",
+                                     Role::variant, "tile_order"),
+      policy_rung<gd::Tall256, 8, 1>("tall_256", "256x128 tiles, 16x8 per thread",
+                                     Role::variant, "tile_order"),
+      policy_rung<gd::Wide, 8, 1>("wide", "64x128 tiles (4 warps)", Role::variant, "tile_order"),
+      policy_rung<gd::Tall, 8, 1>("tall", "128x64 tiles (4 warps)", Role::variant, "tile_order"),
+      policy_rung<gd::Small, 8, 1>("small", "64x64 tiles, 8x4 per thread", Role::variant,
+                                   "tile_order"),
+      policy_rung<gd::Large, 8, 2>("split_k2", "the 128x128 tile with k split over 2 blocks",
+                                   Role::variant, "tile_order"),
+      policy_rung<gd::Large, 8, 4>("split_k4", "the 128x128 tile with k split over 4 blocks",
+                                   Role::variant, "tile_order"),
+      policy_rung<gd::Large, 16, 1>("group_16", "tile order in groups of 16 tile rows",
+                                    Role::variant, "tile_order"),
+      Rung{.info = {.name = "ladder::gemm",
+                    .idea = "the library call: checks, a tile shape and k split chosen per shape, "
+                            "any transposes and alignment",
+                    .role = Role::library},
+           .unsupported = any_problem,
+           .launch = launch_library},
       Rung{.info = {.name = "cublasSgemm",
                     .idea = "cuBLAS with FP32 math (CUBLAS_DEFAULT_MATH: no TF32)",
                     .role = Role::reference,

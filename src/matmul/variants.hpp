@@ -5,6 +5,7 @@
 
 #include "core/rung.hpp"
 #include "core/sizes.hpp"
+#include "ladder/gemm.hpp"
 
 #include <cuda_runtime.h>
 
@@ -14,19 +15,31 @@ namespace ladder::lab::matmul {
 
 using Shape = Extent3d;
 
-// What every rung gets: A and B, B transposed (n x k, for corner turning) and C.
+// The product a table measures: C (m x n) = op(A) op(B), op(A) m x k, op(B) k x n.
+struct Problem {
+  Shape shape;
+  Trans trans_a = Trans::none, trans_b = Trans::none;
+  bool untransposed() const { return trans_a == Trans::none && trans_b == Trans::none; }
+};
+
+// What every rung gets: A and B as stored for the problem's transposes (row-major, packed: lda is
+// A's stored row length), B transposed (n x k, for corner turning; set for untransposed problems)
+// and C (m x n, packed).
 struct Operands {
   const float* a = nullptr;
   const float* b = nullptr;
   const float* b_transposed = nullptr;
   float* c = nullptr;
-  Shape shape;
+  Problem problem;
+  Shape shape() const { return problem.shape; }
+  std::int64_t lda() const;
+  std::int64_t ldb() const;
 };
 
 struct Rung {
   RungInfo info;
-  // nullptr when the rung handles the shape, else why not (shown in the table).
-  const char* (*unsupported)(Shape shape) = nullptr;
+  // nullptr when the rung handles the problem, else why not (shown in the table).
+  const char* (*unsupported)(const Problem& problem) = nullptr;
   void (*launch)(const Operands& operands, cudaStream_t stream) = nullptr;
   // Relative rounding of each input before the products: 0 for FP32 arithmetic, 2^-11 for TF32
   // tensor-core math (10 stored mantissa bits). The check's tolerance adds 2 x this per product.

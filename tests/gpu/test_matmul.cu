@@ -33,7 +33,7 @@ TEST_P(MatmulRungTest, WithinTheRoundingBoundOnEveryShapeItSupports) {
   lab::Stream stream;
   int tested = 0;
   for (const Shape s : shapes()) {
-    if (rung.unsupported(s))
+    if (rung.unsupported(lab::matmul::Problem{s}))
       continue;
     const auto a_count = static_cast<std::size_t>(s.m * s.k),
                b_count = static_cast<std::size_t>(s.k * s.n),
@@ -57,7 +57,7 @@ TEST_P(MatmulRungTest, WithinTheRoundingBoundOnEveryShapeItSupports) {
               cudaSuccess);
     const auto expected = lab::matmul::cpu_matmul(host_a, host_b, s.m, s.n, s.k);
     lab::poison(c.data(), c.bytes(), stream);
-    rung.launch({a.data(), b.data(), bt.data(), c.data(), s}, stream);
+    rung.launch({a.data(), b.data(), bt.data(), c.data(), lab::matmul::Problem{s}}, stream);
     ASSERT_EQ(cudaGetLastError(), cudaSuccess);
     ASSERT_EQ(cudaMemcpyAsync(got.data(), c.data(), c.bytes(), cudaMemcpyDeviceToHost, stream),
               cudaSuccess);

@@ -1,0 +1,385 @@
+// The FP32 GEMM kernel behind the matmul ladder's rungs past the course and behind ladder::gemm:
+// C = alpha op(A) op(B) + beta C, row-major, any shape, leading dimension and alignment, all four
+// transpose combinations, optional split over k.
+//
+// One template, so that each rung of the story is one switch of it (a Policy field or a template
+// flag) and the library runs exactly the kernel the lab measured:
+//   - a block computes a bm x bn tile of C with warps_m x warps_n warps; each thread holds a
+//     tm x tn micro-tile of C in registers and, per step along k, reads tm values of op(A) and tn
+//     of op(B) from shared memory as 16-byte loads (LDS.128): tm x tn FMAs per (tm + tn) / 4 loads;
+//   - both operands sit in shared memory k-major ([bk][bm] and [bk][bn]), so a thread's
+//     fragment is contiguous whatever the operand's layout in global memory: an operand stored
+//     k-contiguous (A untransposed, B transposed) is turned while it is stored (padded by 4
+//     words, so the turned stores hit distinct banks), the other is stored as loaded;
+//   - `quadrants`: a thread's micro-tile is split into 4 x 4 pieces spaced a warp's width apart,
+//     so the lanes of a warp read consecutive 16-byte words (conflict-free LDS.128, and one
+//     address per distinct lane group: broadcast), where a contiguous micro-tile makes lanes
+//     read 32 bytes apart (two wavefronts per load);
+//   - `stages` 2: the next k-step is loaded from global memory into registers while this one
+//     is computed, then stored into the other shared buffer: one barrier per k-step and the
+//     load latency hidden behind bk x tm x tn FMAs; the fragments are double-buffered in
+//     registers too (the loads of step kk + 1 issue before the FMAs of step kk);
+//   - tiles are walked in groups of `group_m` tile rows (consecutive blocks share B's column
+//     panel and a few of A's row panels while they are in L2);
+//   - gridDim.y > 1 splits k: each split adds alpha x its partial product into C with atomicAdd
+//     (C was scaled by beta first), for shapes with too few tiles to fill the GPU.
+// Tiles that lie wholly inside the matrices take unguarded loads (16-byte when `Vec`: both
+// pointers 16-byte aligned and both leading dimensions multiples of 4); edge tiles and the last
+// partial k-step take guarded element loads that read 0 outside, so any shape works.
+#pragma once
+
+#include "ladder/error.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ladder::gemm_detail {
+
+template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
+          bool Quadrants, int MinBlocks>
+struct Policy {
+  static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
+                       tn = TN, stages = Stages, min_blocks = MinBlocks;
+  static constexpr bool quadrants = Quadrants;
+  static constexpr int threads = 32 * warps_m * warps_n;
+  static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
+  static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
+  static_assert(lanes_m * lanes_n == 32, "a warp's lanes must tile its tile of C exactly");
+  static_assert(tm % 4 == 0 && tn % 4 == 0, "micro-tiles are read as 16-byte words");
+  static_assert(stages == 1 || stages == 2, "one shared buffer, or two with register prefetch");
+};
+
+// What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
+struct Params {
+  std::int64_t m = 0, n = 0, k = 0;
+  float alpha = 1, beta = 0;
+  const float* a = nullptr;
+  std::int64_t lda = 0;
+  const float* b = nullptr;
+  std::int64_t ldb = 0;
+  float* c = nullptr;
+  std::int64_t ldc = 0;
+  std::int64_t tiles_m = 0, tiles_n = 0;
+  int group_m = 1;             // tile rows walked together (1: row by row)
+  std::int64_t k_per_split = 0; // a multiple of bk; gridDim.y splits cover k
+  bool c_vector = false;        // C 16-byte aligned and ldc % 4 == 0: 16-byte stores
+};
+
+// One operand's bx x bk tile: global memory -> registers -> shared memory ([bk][stride]).
+// KContig: the operand's k index is the contiguous one in global memory (element (x, kk) at
+// p[x * ld + kk]); else element (x, kk) is at p[kk * ld + x].
+template <int BX, int BK, int Threads, bool KContig, bool Vec> struct TileLoader {
+  static constexpr int pad = KContig ? 4 : 0; // turned stores: 4 words shift each k row's banks
+  static constexpr int stride = BX + pad;
+  static constexpr int contig = KContig ? BK : BX; // the tile's contiguous extent in global
+  static constexpr int width = Vec ? 4 : 1;
+  static constexpr int per_thread = BX * BK / (width * Threads);
+  static_assert(per_thread * width * Threads == BX * BK, "the tile must split evenly over threads");
+  static_assert(contig % width == 0, "16-byte loads must not straddle the tile's rows");
+  static constexpr int smem_floats = BK * stride;
+
+  float regs[per_thread][width];
+
+  // Vector j of this thread: consecutive threads take consecutive words along the contiguous
+  // extent (coalesced), `line` is the other index.
+  __device__ __forceinline__ static void coords(int tid, int j, int& line, int& pos) {
+    const int v = tid + j * Threads;
+    line = v / (contig / width);
+    pos = (v % (contig / width)) * width;
+  }
+
+  __device__ __forceinline__ void load(const float* __restrict__ p, std::int64_t ld,
+                                       std::int64_t x0, std::int64_t k0, std::int64_t x_end,
+                                       std::int64_t k_end, bool full, int tid) {
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+      int line, pos;
+      coords(tid, j, line, pos);
+      const std::int64_t outer = (KContig ? x0 : k0) + line, inner = (KContig ? k0 : x0) + pos;
+      if (full) {
+        const float* q = p + outer * ld + inner;
+        if constexpr (Vec) {
+          const float4 v = __ldg(reinterpret_cast<const float4*>(q));
+          regs[j][0] = v.x;
+          regs[j][1] = v.y;
+          regs[j][2] = v.z;
+          regs[j][3] = v.w;
+        } else {
+          regs[j][0] = __ldg(q);
+        }
+      } else {
+        const std::int64_t outer_end = KContig ? x_end : k_end, inner_end = KContig ? k_end : x_end;
+#pragma unroll
+        for (int e = 0; e < width; ++e)
+          regs[j][e] = outer < outer_end && inner + e < inner_end ? __ldg(p + outer * ld + inner + e)
+                                                                  : 0.0f;
+      }
+    }
+  }
+
+  __device__ __forceinline__ void store(float* s, int tid) const {
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+      int line, pos;
+      coords(tid, j, line, pos);
+      if constexpr (KContig) {
+#pragma unroll
+        for (int e = 0; e < width; ++e)
+          s[(pos + e) * stride + line] = regs[j][e];
+      } else if constexpr (Vec) {
+        *reinterpret_cast<float4*>(s + line * stride + pos) =
+            make_float4(regs[j][0], regs[j][1], regs[j][2], regs[j][3]);
+      } else {
+        s[line * stride + pos] = regs[j][0];
+      }
+    }
+  }
+};
+
+template <class P, bool AKContig, bool BKContig, bool Vec> struct Shared {
+  using ALoader = TileLoader<P::bm, P::bk, P::threads, AKContig, Vec>;
+  using BLoader = TileLoader<P::bn, P::bk, P::threads, BKContig, Vec>;
+  static constexpr int stage_floats = ALoader::smem_floats + BLoader::smem_floats;
+  static constexpr std::size_t bytes = sizeof(float) * stage_floats * P::stages;
+};
+
+// The offset of a thread's 4-wide piece `g` of its micro-tile within its warp's tile.
+template <bool Quadrants, int Lanes, int T>
+__device__ __forceinline__ int piece_offset(int lane_index, int g) {
+  return Quadrants ? g * Lanes * 4 + lane_index * 4 : lane_index * T + g * 4;
+}
+
+template <class P, bool AKContig, bool BKContig, bool Vec>
+__global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const Params prm) {
+  using S = Shared<P, AKContig, BKContig, Vec>;
+  using ALoader = typename S::ALoader;
+  using BLoader = typename S::BLoader;
+  extern __shared__ float4 shared_words[];
+  float* const smem = reinterpret_cast<float*>(shared_words);
+
+  // The tile of C: blocks walk groups of group_m tile rows, column by column within a group.
+  const std::int64_t id = blockIdx.x;
+  const std::int64_t group_tiles = static_cast<std::int64_t>(prm.group_m) * prm.tiles_n;
+  const std::int64_t first_m = id / group_tiles * prm.group_m;
+  const std::int64_t rows_in_group =
+      prm.tiles_m - first_m < prm.group_m ? prm.tiles_m - first_m : prm.group_m;
+  const std::int64_t in_group = id % group_tiles;
+  const std::int64_t m0 = (first_m + in_group % rows_in_group) * P::bm;
+  const std::int64_t n0 = in_group / rows_in_group * P::bn;
+  const std::int64_t k_begin = static_cast<std::int64_t>(blockIdx.y) * prm.k_per_split;
+  const std::int64_t k_end = k_begin + prm.k_per_split < prm.k ? k_begin + prm.k_per_split : prm.k;
+
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const int warp_m = warp / P::warps_n, warp_n = warp % P::warps_n;
+  const int lane_m = lane / P::lanes_n, lane_n = lane % P::lanes_n;
+  const bool m_inside = m0 + P::bm <= prm.m, n_inside = n0 + P::bn <= prm.n;
+
+  ALoader a_loader;
+  BLoader b_loader;
+  const auto load = [&](std::int64_t k0) {
+    const bool k_inside = k0 + P::bk <= k_end;
+    a_loader.load(prm.a, prm.lda, m0, k0, prm.m, k_end, m_inside && k_inside, tid);
+    b_loader.load(prm.b, prm.ldb, n0, k0, prm.n, k_end, n_inside && k_inside, tid);
+  };
+  const auto store = [&](int stage) {
+    float* s = smem + stage * S::stage_floats;
+    a_loader.store(s, tid);
+    b_loader.store(s + ALoader::smem_floats, tid);
+  };
+
+  float acc[P::tm][P::tn] = {};
+  float frag_a[2][P::tm], frag_b[2][P::tn];
+  const int a_base = warp_m * P::wm, b_base = warp_n * P::wn;
+  const auto compute = [&](int stage) {
+    const float* sa = smem + stage * S::stage_floats;
+    const float* sb = sa + ALoader::smem_floats;
+    const auto load_fragments = [&](int buffer, int kk) {
+#pragma unroll
+      for (int g = 0; g < P::tm / 4; ++g) {
+        const float4 v = *reinterpret_cast<const float4*>(
+            sa + kk * ALoader::stride + a_base +
+            piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g));
+        frag_a[buffer][4 * g] = v.x;
+        frag_a[buffer][4 * g + 1] = v.y;
+        frag_a[buffer][4 * g + 2] = v.z;
+        frag_a[buffer][4 * g + 3] = v.w;
+      }
+#pragma unroll
+      for (int g = 0; g < P::tn / 4; ++g) {
+        const float4 v = *reinterpret_cast<const float4*>(
+            sb + kk * BLoader::stride + b_base +
+            piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, g));
+        frag_b[buffer][4 * g] = v.x;
+        frag_b[buffer][4 * g + 1] = v.y;
+        frag_b[buffer][4 * g + 2] = v.z;
+        frag_b[buffer][4 * g + 3] = v.w;
+      }
+    };
+    load_fragments(0, 0);
+#pragma unroll
+    for (int kk = 0; kk < P::bk; ++kk) {
+      if (kk + 1 < P::bk)
+        load_fragments((kk + 1) % 2, kk + 1);
+#pragma unroll
+      for (int i = 0; i < P::tm; ++i)
+#pragma unroll
+        for (int j = 0; j < P::tn; ++j)
+          acc[i][j] = fmaf(frag_a[kk % 2][i], frag_b[kk % 2][j], acc[i][j]);
+    }
+  };
+
+  if constexpr (P::stages == 1) {
+    for (std::int64_t k0 = k_begin; k0 < k_end; k0 += P::bk) {
+      load(k0);
+      store(0);
+      __syncthreads();
+      compute(0);
+      __syncthreads();
+    }
+  } else {
+    // Step t computes buffer t % 2 while step t + 1's tile travels into registers; storing it
+    // into the other buffer after the FMAs needs only the one barrier that ends each step.
+    if (k_begin < k_end) {
+      load(k_begin);
+      store(0);
+      __syncthreads();
+    }
+    int stage = 0;
+    for (std::int64_t k0 = k_begin; k0 < k_end; k0 += P::bk) {
+      const bool more = k0 + P::bk < k_end;
+      if (more)
+        load(k0 + P::bk);
+      compute(stage);
+      if (more)
+        store(stage ^ 1);
+      __syncthreads();
+      stage ^= 1;
+    }
+  }
+
+  // Epilogue: alpha x acc (+ beta x C unless beta is 0: then C is never read), 16-byte stores
+  // where the tile is inside C and C allows them; atomic adds when k is split.
+  const bool split = gridDim.y > 1;
+#pragma unroll
+  for (int g = 0; g < P::tm / 4; ++g)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const std::int64_t row =
+          m0 + a_base + piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g) + i;
+      if (row >= prm.m)
+        continue;
+      float* c_row = prm.c + row * prm.ldc;
+#pragma unroll
+      for (int h = 0; h < P::tn / 4; ++h) {
+        const std::int64_t col =
+            n0 + b_base + piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, h);
+        const float* v = &acc[4 * g + i][4 * h];
+        if (split) {
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            if (col + j < prm.n)
+              atomicAdd(c_row + col + j, prm.alpha * v[j]);
+        } else if (prm.c_vector && col + 4 <= prm.n) {
+          auto* q = reinterpret_cast<float4*>(c_row + col);
+          float4 out = make_float4(prm.alpha * v[0], prm.alpha * v[1], prm.alpha * v[2],
+                                   prm.alpha * v[3]);
+          if (prm.beta != 0.0f) {
+            const float4 old = *q;
+            out.x += prm.beta * old.x;
+            out.y += prm.beta * old.y;
+            out.z += prm.beta * old.z;
+            out.w += prm.beta * old.w;
+          }
+          *q = out;
+        } else {
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            if (col + j < prm.n)
+              c_row[col + j] = prm.alpha * v[j] + (prm.beta != 0.0f ? prm.beta * c_row[col + j] : 0.0f);
+        }
+      }
+    }
+}
+
+// C = beta C over an m x n matrix of leading dimension ldc (beta 0: zeros, C not read): k == 0,
+// alpha == 0, and the first half of a split-k product. A template so that every translation unit
+// that launches it has its own instance (the library and the lab are separate binaries' parts).
+template <class T>
+__global__ void scale_kernel(T* c, std::int64_t m, std::int64_t n, std::int64_t ldc, T beta) {
+  const std::int64_t count = m * n;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+       i < count; i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    T* p = c + i / n * ldc + i % n;
+    *p = beta == T(0) ? T(0) : beta * *p;
+  }
+}
+
+inline void scale(float* c, std::int64_t m, std::int64_t n, std::int64_t ldc, float beta,
+                  cudaStream_t stream) {
+  const std::int64_t blocks = (m * n + 255) / 256;
+  scale_kernel<float><<<static_cast<unsigned>(blocks < 4096 ? blocks : 4096), 256, 0, stream>>>(
+      c, m, n, ldc, beta);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+// How a product is cut into launches: the tile order and the split over k.
+struct Schedule {
+  int group_m = 8;
+  std::int64_t splits = 1; // k split over this many blocks per tile (atomic accumulation)
+};
+
+// Launches one product with policy P. prm needs m, n, k, alpha, beta, the operands and their
+// leading dimensions; the rest is filled here. Layout flags: see TileLoader (A untransposed and
+// B transposed are k-contiguous).
+template <class P, bool AKContig, bool BKContig, bool Vec>
+void launch(Params prm, Schedule schedule, cudaStream_t stream) {
+  using S = Shared<P, AKContig, BKContig, Vec>;
+  prm.tiles_m = (prm.m + P::bm - 1) / P::bm;
+  prm.tiles_n = (prm.n + P::bn - 1) / P::bn;
+  prm.group_m = schedule.group_m;
+  std::int64_t splits = schedule.splits < 1 ? 1 : schedule.splits;
+  const std::int64_t steps = (prm.k + P::bk - 1) / P::bk;
+  if (splits > steps)
+    splits = steps;
+  prm.k_per_split = (steps + splits - 1) / splits * P::bk;
+  splits = (prm.k + prm.k_per_split - 1) / prm.k_per_split; // no empty split
+  prm.c_vector = reinterpret_cast<std::uintptr_t>(prm.c) % 16 == 0 && prm.ldc % 4 == 0;
+  if (splits > 1)
+    scale(prm.c, prm.m, prm.n, prm.ldc, prm.beta, stream);
+  constexpr std::size_t bytes = S::bytes;
+  const auto kernel = gemm_kernel<P, AKContig, BKContig, Vec>;
+  if constexpr (bytes > 48 * 1024)
+    LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(bytes)));
+  kernel<<<dim3(static_cast<unsigned>(prm.tiles_m * prm.tiles_n), static_cast<unsigned>(splits)),
+           P::threads, bytes, stream>>>(prm);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+// The same with the layout chosen at run time: the 8 instances of one policy.
+template <class P>
+void launch_any_layout(const Params& prm, bool a_k_contiguous, bool b_k_contiguous,
+                       bool vector_loads, Schedule schedule, cudaStream_t stream) {
+  const auto with = [&](auto a_k, auto b_k) {
+    if (vector_loads)
+      launch<P, decltype(a_k)::value, decltype(b_k)::value, true>(prm, schedule, stream);
+    else
+      launch<P, decltype(a_k)::value, decltype(b_k)::value, false>(prm, schedule, stream);
+  };
+  using yes = std::true_type;
+  using no = std::false_type;
+  if (a_k_contiguous)
+    b_k_contiguous ? with(yes{}, yes{}) : with(yes{}, no{});
+  else
+    b_k_contiguous ? with(no{}, yes{}) : with(no{}, no{});
+}
+
+// Whether 16-byte loads apply to an operand: its base 16-byte aligned and every row starting on
+// a 16-byte boundary.
+inline bool vector_ok(const void* p, std::int64_t ld) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0;
+}
+
+} // namespace ladder::gemm_detail

@@ -1,0 +1,25 @@
+// The tile shapes ladder::gemm chooses between on Hopper (sm_90), and the lab's tuning shapes.
+// Each library policy's comment gives the measurement that chose it; `ladder tune matmul` times
+// every one of them side by side (bench/results/, NVIDIA H200).
+#pragma once
+
+#include "matmul/gemm_kernel.cuh"
+
+namespace ladder::gemm_detail {
+
+//                          bm   bn  bk  warps  thread  stages quadrants blocks/SM
+// The large tile: 128 x 128, 8 warps of 64 x 32, 8 x 8 per thread, two shared buffers.
+using Large = Policy<128, 128, 8, 2, 4, 8, 8, 2, true, 2>;
+// Half tiles for a narrow side (n or m of about 64) or too few large tiles to fill the GPU.
+using Wide = Policy<64, 128, 8, 2, 2, 8, 8, 2, true, 3>; // 4 warps of 32 x 64
+using Tall = Policy<128, 64, 8, 2, 2, 8, 8, 2, true, 3>; // 4 warps of 64 x 32
+// The small tile: 64 x 64, 4 warps of 32 x 32, 8 x 4 per thread.
+using Small = Policy<64, 64, 8, 2, 2, 8, 4, 2, true, 4>;
+
+// Tuning shapes the lab times beside the library's (ladder tune matmul).
+using LargeK16 = Policy<128, 128, 16, 2, 4, 8, 8, 2, true, 2>;
+using Huge = Policy<128, 256, 8, 2, 4, 8, 16, 2, true, 1>;  // 8 warps of 64 x 64, 8 x 16
+using HugeK16 = Policy<128, 256, 16, 2, 4, 8, 16, 2, true, 1>;
+using Tall256 = Policy<256, 128, 8, 4, 2, 16, 8, 2, true, 1>; // 8 warps of 64 x 64, 16 x 8
+
+} // namespace ladder::gemm_detail

@@ -1,0 +1,240 @@
+// GPU tests of ladder::gemm against a double-precision CPU product: every transpose combination
+// x awkward shapes (1, primes, non-multiples of every tile, k = 1, shapes that split k) x leading
+// dimensions (packed and padded) x pointer offsets (16-byte aligned and one float off) x beta in
+// {0, 1, -0.5}. C starts as random values, or NaN when beta is 0 (BLAS: C is then not read); the
+// padding between C's rows must come back untouched. The error bound is the float dot product's,
+// gamma_k x |alpha| x sum |a| |b| (Higham 3.1), plus one rounding of each term of alpha AB + beta C.
+#include "gpu_test.hpp"
+
+#include "core/buffer.hpp"
+#include "core/harness.hpp"
+#include "ladder/gemm.hpp"
+#include "matmul/gemm_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace ladder::test {
+namespace {
+
+using lab::DeviceBuffer;
+
+struct Case {
+  std::int64_t m, n, k;
+  Trans ta, tb;
+  std::int64_t pad;   // added to every leading dimension
+  std::int64_t shift; // elements added to every pointer (1: only 4-byte aligned)
+  float alpha, beta;
+};
+
+std::string describe(const Case& c) {
+  char text[200];
+  std::snprintf(text, sizeof text, "%lld x %lld x %lld, %c%c, pad %lld, shift %lld, alpha %g, beta %g",
+                static_cast<long long>(c.m), static_cast<long long>(c.n),
+                static_cast<long long>(c.k), c.ta == Trans::none ? 'N' : 'T',
+                c.tb == Trans::none ? 'N' : 'T', static_cast<long long>(c.pad),
+                static_cast<long long>(c.shift), c.alpha, c.beta);
+  return text;
+}
+
+// Runs one case on `stream` and returns "" or the first mismatch.
+std::string run_case(const Case& c, cudaStream_t stream, std::uint64_t seed) {
+  const bool at = c.ta == Trans::transpose, bt = c.tb == Trans::transpose;
+  const std::int64_t a_rows = at ? c.k : c.m, a_cols = at ? c.m : c.k;
+  const std::int64_t b_rows = bt ? c.n : c.k, b_cols = bt ? c.k : c.n;
+  const std::int64_t lda = std::max<std::int64_t>(a_cols, 1) + c.pad,
+                     ldb = std::max<std::int64_t>(b_cols, 1) + c.pad,
+                     ldc = std::max<std::int64_t>(c.n, 1) + c.pad;
+  const auto a_size = static_cast<std::size_t>(a_rows * lda + c.shift),
+             b_size = static_cast<std::size_t>(b_rows * ldb + c.shift),
+             c_size = static_cast<std::size_t>(c.m * ldc + c.shift);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<float> ha(a_size), hb(b_size), hc(c_size);
+  for (auto& v : ha)
+    v = value(rng);
+  for (auto& v : hb)
+    v = value(rng);
+  for (auto& v : hc)
+    v = c.beta == 0.0f ? std::nanf("") : value(rng);
+  DeviceBuffer<float> da(std::max<std::size_t>(a_size, 1)), db(std::max<std::size_t>(b_size, 1)),
+      dc(std::max<std::size_t>(c_size, 1));
+  if (a_size)
+    EXPECT_EQ(cudaMemcpy(da.data(), ha.data(), a_size * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  if (b_size)
+    EXPECT_EQ(cudaMemcpy(db.data(), hb.data(), b_size * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  if (c_size)
+    EXPECT_EQ(cudaMemcpy(dc.data(), hc.data(), c_size * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  ladder::gemm<float>(c.ta, c.tb, c.m, c.n, c.k, c.alpha, da.data() + c.shift, lda,
+                      db.data() + c.shift, ldb, c.beta, dc.data() + c.shift, ldc, stream);
+  std::vector<float> got(c_size);
+  if (c_size)
+    EXPECT_EQ(cudaMemcpyAsync(got.data(), dc.data(), c_size * 4, cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+
+  const float* a = ha.data() + c.shift;
+  const float* b = hb.data() + c.shift;
+  const double u = 0x1p-24, ku = static_cast<double>(c.k) * u, gamma = ku / (1 - ku);
+  for (std::int64_t i = 0; i < c.m; ++i)
+    for (std::int64_t j = 0; j < ldc; ++j) {
+      const auto at_c = static_cast<std::size_t>(c.shift + i * ldc + j);
+      if (j >= c.n) { // row padding: untouched (NaN compares by bits)
+        if (std::memcmp(&got[at_c], &hc[at_c], 4) != 0)
+          return "padding of C written at row " + std::to_string(i) + ", column " +
+                 std::to_string(j);
+        continue;
+      }
+      double sum = 0, scale = 0;
+      for (std::int64_t r = 0; r < c.k; ++r) {
+        const double x = a[at ? r * lda + i : i * lda + r], y = b[bt ? j * ldb + r : r * ldb + j];
+        sum += x * y;
+        scale += std::fabs(x * y);
+      }
+      const double old = c.beta == 0.0f ? 0.0 : hc[at_c];
+      const double want = c.alpha * sum + c.beta * old;
+      const double bound = (gamma + 2 * u) * std::fabs(c.alpha) * scale +
+                           2 * u * std::fabs(c.beta * old) + 2 * u * std::fabs(want);
+      const double error = std::fabs(got[at_c] - want);
+      if (!(error <= bound))
+        return "C(" + std::to_string(i) + ", " + std::to_string(j) + ") = " +
+               std::to_string(got[at_c]) + ", expected " + std::to_string(want) + " (bound " +
+               std::to_string(bound) + ")";
+    }
+  return "";
+}
+
+struct Shape3 {
+  std::int64_t m, n, k;
+};
+
+std::vector<Shape3> shapes() {
+  std::vector<Shape3> out = {{1, 1, 1},   {7, 5, 3},     {33, 65, 31}, {129, 130, 17},
+                             {1, 257, 64}, {257, 1, 64}, {64, 48, 1},  {200, 136, 1031}};
+  if (!small_mode()) {
+    out.push_back({513, 255, 129});
+    out.push_back({131, 1031, 67});
+  }
+  return out;
+}
+
+TEST(Gemm, EveryTransposeShapeLeadingDimensionAlignmentAndBeta) {
+  lab::Stream stream;
+  std::uint64_t seed = lab::fresh_seed();
+  int cases = 0;
+  for (Trans ta : {Trans::none, Trans::transpose})
+    for (Trans tb : {Trans::none, Trans::transpose})
+      for (const Shape3 s : shapes())
+        for (std::int64_t pad : {0, 3})
+          for (std::int64_t shift : {0, 1})
+            for (float beta : {0.0f, 1.0f, -0.5f}) {
+              if (small_mode() && (pad + shift) % 2 == 1 && beta != 0.0f)
+                continue; // under the sanitizers: fewer combinations, each layout still covered
+              const Case c{s.m, s.n, s.k, ta, tb, pad, shift, 1.5f, beta};
+              EXPECT_EQ(run_case(c, stream, ++seed), "") << describe(c);
+              ++cases;
+            }
+  EXPECT_GT(cases, 100);
+}
+
+TEST(Gemm, ShapesThatSplitKAndShapesThatDoNot) {
+  // The plan splits k for few tiles and long k: both paths must agree with the reference.
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  ASSERT_GT(gemm_detail::plan(256, 256, 4096, sms).splits, 1);
+  ASSERT_EQ(gemm_detail::plan(1024, 1024, 64, sms).splits, 1);
+  lab::Stream stream;
+  std::uint64_t seed = lab::fresh_seed();
+  for (const Shape3 s : std::vector<Shape3>{{256, 256, 4096}, {1024, 1024, 64}})
+    for (float beta : {0.0f, -0.5f}) {
+      const Case c{s.m, s.n, s.k, Trans::none, Trans::none, 0, 0, 1.0f, beta};
+      if (small_mode() && s.k > 1024)
+        continue;
+      EXPECT_EQ(run_case(c, stream, ++seed), "") << describe(c);
+    }
+}
+
+TEST(Gemm, QuickReturnsFollowBlas) {
+  lab::Stream stream;
+  std::uint64_t seed = lab::fresh_seed();
+  // k == 0 and alpha == 0: beta C without reading A or B (beta 0: zeros over NaN).
+  for (float beta : {0.0f, 2.0f}) {
+    const Case zero_k{37, 41, 0, Trans::none, Trans::none, 2, 0, 1.0f, beta};
+    EXPECT_EQ(run_case(zero_k, stream, ++seed), "") << describe(zero_k);
+    const Case zero_alpha{37, 41, 9, Trans::transpose, Trans::none, 2, 1, 0.0f, beta};
+    EXPECT_EQ(run_case(zero_alpha, stream, ++seed), "") << describe(zero_alpha);
+  }
+  // m == 0 or n == 0: nothing is touched, null pointers allowed.
+  EXPECT_NO_THROW(ladder::gemm<float>(Trans::none, Trans::none, 0, 5, 5, 1.0f, nullptr, 5, nullptr,
+                                      5, 0.0f, nullptr, 5, stream));
+  EXPECT_NO_THROW(ladder::gemm<float>(Trans::none, Trans::none, 5, 0, 5, 1.0f, nullptr, 5, nullptr,
+                                      1, 0.0f, nullptr, 1, stream));
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+}
+
+TEST(Gemm, CapturedIntoAGraphOnAFreshStreamAndReplayed) {
+  const Case c{150, 70, 90, Trans::none, Trans::transpose, 0, 0, 1.0f, 0.0f};
+  lab::Stream stream;
+  const std::int64_t m = c.m, n = c.n, k = c.k;
+  DeviceBuffer<float> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(n * k)),
+      out(static_cast<std::size_t>(m * n));
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  ladder::gemm<float>(Trans::none, Trans::transpose, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f,
+                      out.data(), n, stream);
+  ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int replay = 0; replay < 3; ++replay) {
+    const std::uint64_t seed = lab::fresh_seed();
+    lab::fill_random<float>(a.data(), m * k, seed, -1, 1, stream);
+    lab::fill_random<float>(b.data(), n * k, seed + 1, -1, 1, stream);
+    lab::poison(out.data(), out.bytes(), stream);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+    std::vector<float> ha(a.size()), hb(b.size()), hc(out.size());
+    ASSERT_EQ(cudaMemcpyAsync(ha.data(), a.data(), a.bytes(), cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaMemcpyAsync(hb.data(), b.data(), b.bytes(), cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaMemcpyAsync(hc.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        double sum = 0, scale = 0;
+        for (std::int64_t r = 0; r < k; ++r) {
+          sum += static_cast<double>(ha[i * k + r]) * hb[j * k + r];
+          scale += std::fabs(static_cast<double>(ha[i * k + r]) * hb[j * k + r]);
+        }
+        ASSERT_LE(std::fabs(hc[i * n + j] - sum), 2 * (k + 2) * 0x1p-24 * scale)
+            << "replay " << replay << " at (" << i << ", " << j << ")";
+      }
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
+TEST(Gemm, SeveralHostThreadsOnTheirOwnStreams) {
+  std::vector<std::string> results(4);
+  std::vector<std::thread> threads;
+  const std::uint64_t seed = lab::fresh_seed();
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      lab::Stream stream;
+      const Case c{97 + t, 131, 200 + 50 * t, t % 2 ? Trans::transpose : Trans::none,
+                   t / 2 ? Trans::transpose : Trans::none, 0, 0, 1.0f, 0.5f};
+      results[static_cast<std::size_t>(t)] = run_case(c, stream, seed + t);
+    });
+  for (auto& thread : threads)
+    thread.join();
+  for (const auto& r : results)
+    EXPECT_EQ(r, "");
+}
+
+} // namespace
+} // namespace ladder::test
