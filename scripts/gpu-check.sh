@@ -91,12 +91,18 @@ if has_step run; then
   grep -E "^Agreement|agree on|DISAGREE|^  error" "$out/resources.txt" | tee -a "$out/run.log"
   step "SASS of the library kernels"
   cuobjdump --dump-sass "$build/libladder.a" 2>/dev/null |
-    awk '/Function : /{keep = /transpose_kernel|reduce_ahead_scan_kernel|tiled_reduce_kernelIiNS0_3SumIiEE/} keep' |
+    awk '/Function : /{keep = /transpose_kernel|reduce_ahead_scan_kernel|tiled_reduce_kernelIiNS0_3SumIiEE|gemm_kernel.*ELb1ELb0ELb1E/} keep' |
     head -60000 >"$out/sass.txt" || true
   awk '/Function : /{keep = /reduce_ahead_scan_kernel/} keep' "$out/sass.txt" >/tmp/ladder-ra-sass.txt
   echo "reduce-ahead scan kernels: $(grep -c UBLKCP /tmp/ladder-ra-sass.txt) bulk copies (UBLKCP)," \
     "$(grep -cE 'STG.E(.EF)?.128' /tmp/ladder-ra-sass.txt) 16-byte stores, $(grep -cE 'LDL|STL' /tmp/ladder-ra-sass.txt)" \
     "local-memory accesses" | tee -a "$out/run.log"
+  # The gemm kernel's inner loop (untransposed, 16-byte loads, 256 x 128 tile): the FFMA share.
+  awk '/Function : .*gemm_kernel.*PolicyILi256ELi128ELi8ELi4ELi2ELi16ELi8ELi2ELb1ELi1EEELb1ELb0ELb1E/{k = 1; next}
+       /Function : /{k = 0} k' "$out/sass.txt" >/tmp/ladder-gemm-sass.txt
+  echo "gemm kernel (256x128, NN): $(grep -c FFMA /tmp/ladder-gemm-sass.txt) FFMA, $(grep -c 'LDS.128' /tmp/ladder-gemm-sass.txt)" \
+    "LDS.128, $(grep -c 'LDS' /tmp/ladder-gemm-sass.txt) LDS in all, $(grep -cE 'LDL|STL' /tmp/ladder-gemm-sass.txt) local-memory accesses," \
+    "$(grep -cE '^ +/\*[0-9a-f]{4}\*/' /tmp/ladder-gemm-sass.txt) instructions in all" | tee -a "$out/run.log"
   grep -cE "LDG.E.128|STG.E.128|LDG.E.EF.128|STG.E.EF.128" "$out/sass.txt" |
     sed 's/^/16-byte global accesses in the transpose SASS: /' | tee -a "$out/run.log"
 fi

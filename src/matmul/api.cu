@@ -4,6 +4,7 @@
 #include "matmul/gemm_plan.hpp"
 #include "matmul/gemm_policies.cuh"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -21,12 +22,16 @@ std::uintptr_t span_bytes(std::int64_t rows, std::int64_t cols, std::int64_t ld)
   return static_cast<std::uintptr_t>((rows - 1) * ld + cols) * sizeof(float);
 }
 
-void check_matrix(const char* name, const char* ld_name, const void* p, std::int64_t rows,
-                  std::int64_t cols, std::int64_t ld) {
+void check_leading_dimension(const char* name, const char* ld_name, std::int64_t cols,
+                             std::int64_t ld) {
   const std::int64_t least = cols > 1 ? cols : 1;
   if (ld < least)
-    bad(std::string(ld_name) + " must be >= " + std::to_string(least) + " (the stored " +
-        name + "'s row length), got " + std::to_string(ld));
+    bad(std::string(ld_name) + " must be >= " + std::to_string(least) + " (the stored " + name +
+        "'s row length), got " + std::to_string(ld));
+}
+
+void check_matrix(const char* name, const char* ld_name, const void* p, std::int64_t rows,
+                  std::int64_t cols, std::int64_t ld) {
   if (rows == 0 || cols == 0)
     return;
   if (p == nullptr)
@@ -64,11 +69,14 @@ void gemm_f32(Trans trans_a, Trans trans_b, std::int64_t m, std::int64_t n, std:
   // Stored shapes: A m x k or k x m, B k x n or n x k.
   const std::int64_t a_rows = a_t ? k : m, a_cols = a_t ? m : k;
   const std::int64_t b_rows = b_t ? n : k, b_cols = b_t ? k : n;
+  check_leading_dimension("A", "lda", a_cols, lda);
+  check_leading_dimension("B", "ldb", b_cols, ldb);
+  check_leading_dimension("C", "ldc", n, ldc);
+  if (m == 0 || n == 0) // BLAS: nothing is referenced
+    return;
   check_matrix("A", "lda", a, a_rows, a_cols, lda);
   check_matrix("B", "ldb", b, b_rows, b_cols, ldb);
   check_matrix("C", "ldc", c, m, n, ldc);
-  if (m == 0 || n == 0)
-    return;
   const std::uintptr_t c_bytes = span_bytes(m, n, ldc);
   if (k > 0 && overlap(c, c_bytes, a, span_bytes(a_rows, a_cols, lda)))
     bad("C overlaps A (C is written while A is read)");
@@ -83,8 +91,9 @@ void gemm_f32(Trans trans_a, Trans trans_b, std::int64_t m, std::int64_t n, std:
   LADDER_CUDA(cudaGetDevice(&device));
   LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const Plan p = plan(m, n, k, sms);
-  const std::int64_t tile_m = p.tile == Tile::large || p.tile == Tile::tall ? 128 : 64;
-  const std::int64_t tile_n = p.tile == Tile::large || p.tile == Tile::wide ? 128 : 64;
+  const TileShape& shape = *std::find_if(tile_shapes.begin(), tile_shapes.end(),
+                                         [&](const TileShape& t) { return t.tile == p.tile; });
+  const std::int64_t tile_m = shape.bm, tile_n = shape.bn;
   if ((m + tile_m - 1) / tile_m * ((n + tile_n - 1) / tile_n) > std::numeric_limits<int>::max())
     bad("m x n needs more than 2^31 - 1 tiles of " + std::to_string(tile_m) + " x " +
         std::to_string(tile_n));
@@ -105,6 +114,8 @@ void gemm_f32(Trans trans_a, Trans trans_b, std::int64_t m, std::int64_t n, std:
   const bool vector_loads = vector_ok(a, lda) && vector_ok(b, ldb);
   const Schedule schedule{.group_m = 8, .splits = p.splits};
   switch (p.tile) {
+  case Tile::huge:
+    return launch_any_layout<Huge>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::large:
     return launch_any_layout<Large>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::wide:

@@ -81,25 +81,42 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct TileLoader
   static constexpr int smem_floats = BK * stride;
 
   float regs[per_thread][width];
+  // Where this thread's first vector of the current k-step starts, for tiles inside the
+  // matrices: set once, then advanced by one k-step per load, so the fast path costs no index
+  // arithmetic. Vector j lies `j x pass` elements further (a whole number of lines on).
+  static constexpr int per_line = contig / width;
+  static_assert(Threads % per_line == 0, "a pass of the threads must cover whole lines");
+  const float* next;
+  std::int64_t step = 0; // elements between consecutive k-steps
+  std::int64_t pass = 0; // elements between a thread's consecutive vectors
 
   // Vector j of this thread: consecutive threads take consecutive words along the contiguous
   // extent (coalesced), `line` is the other index.
   __device__ __forceinline__ static void coords(int tid, int j, int& line, int& pos) {
     const int v = tid + j * Threads;
-    line = v / (contig / width);
-    pos = (v % (contig / width)) * width;
+    line = v / per_line;
+    pos = (v % per_line) * width;
   }
 
+  __device__ __forceinline__ void start(const float* p, std::int64_t ld, std::int64_t x0,
+                                        std::int64_t k0, int tid) {
+    int line, pos;
+    coords(tid, 0, line, pos);
+    const std::int64_t outer = (KContig ? x0 : k0) + line, inner = (KContig ? k0 : x0) + pos;
+    next = p + outer * ld + inner;
+    step = KContig ? BK : BK * ld;
+    pass = Threads / per_line * ld;
+  }
+
+  // Loads the k-step at k0 (the one after the previous load) into registers. `full`: the tile
+  // lies inside [0, x_end) x [0, k_end), so no element needs a check.
   __device__ __forceinline__ void load(const float* __restrict__ p, std::int64_t ld,
                                        std::int64_t x0, std::int64_t k0, std::int64_t x_end,
                                        std::int64_t k_end, bool full, int tid) {
+    if (full) {
 #pragma unroll
-    for (int j = 0; j < per_thread; ++j) {
-      int line, pos;
-      coords(tid, j, line, pos);
-      const std::int64_t outer = (KContig ? x0 : k0) + line, inner = (KContig ? k0 : x0) + pos;
-      if (full) {
-        const float* q = p + outer * ld + inner;
+      for (int j = 0; j < per_thread; ++j) {
+        const float* q = next + j * pass;
         if constexpr (Vec) {
           const float4 v = __ldg(reinterpret_cast<const float4*>(q));
           regs[j][0] = v.x;
@@ -109,14 +126,22 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct TileLoader
         } else {
           regs[j][0] = __ldg(q);
         }
-      } else {
-        const std::int64_t outer_end = KContig ? x_end : k_end, inner_end = KContig ? k_end : x_end;
+      }
+    } else {
+      const std::int64_t outer_end = KContig ? x_end : k_end, inner_end = KContig ? k_end : x_end;
+#pragma unroll
+      for (int j = 0; j < per_thread; ++j) {
+        int line, pos;
+        coords(tid, j, line, pos);
+        const std::int64_t outer = (KContig ? x0 : k0) + line, inner = (KContig ? k0 : x0) + pos;
 #pragma unroll
         for (int e = 0; e < width; ++e)
-          regs[j][e] = outer < outer_end && inner + e < inner_end ? __ldg(p + outer * ld + inner + e)
-                                                                  : 0.0f;
+          regs[j][e] = outer < outer_end && inner + e < inner_end
+                           ? __ldg(p + outer * ld + inner + e)
+                           : 0.0f;
       }
     }
+    next += step;
   }
 
   __device__ __forceinline__ void store(float* s, int tid) const {
@@ -178,6 +203,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
 
   ALoader a_loader;
   BLoader b_loader;
+  a_loader.start(prm.a, prm.lda, m0, k_begin, tid);
+  b_loader.start(prm.b, prm.ldb, n0, k_begin, tid);
   const auto load = [&](std::int64_t k0) {
     const bool k_inside = k0 + P::bk <= k_end;
     a_loader.load(prm.a, prm.lda, m0, k0, prm.m, k_end, m_inside && k_inside, tid);

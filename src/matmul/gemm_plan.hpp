@@ -7,7 +7,7 @@
 
 namespace ladder::gemm_detail {
 
-enum class Tile { large, wide, tall, small };
+enum class Tile { huge, large, wide, tall, small };
 
 struct TileShape {
   Tile tile;
@@ -17,7 +17,8 @@ struct TileShape {
 };
 
 // The library's policies (gemm_policies.cuh), their shapes and relative rates.
-inline constexpr std::array<TileShape, 4> tile_shapes = {{
+inline constexpr std::array<TileShape, 5> tile_shapes = {{
+    {Tile::huge, 256, 128, 1, 1.08},
     {Tile::large, 128, 128, 2, 1.00},
     {Tile::wide, 64, 128, 3, 0.90},
     {Tile::tall, 128, 64, 3, 0.90},
