@@ -13,12 +13,20 @@
 // fixed tree order (see docs/reduction.md for its error bound) that depends on the GPU model but
 // not on the run: the same input on the same GPU gives the same bits.
 //
-// One kernel launch per call. The asynchronous overload never synchronizes; the host-value
-// overload waits for its stream. Calls from several host threads and streams at once are safe:
-// the library keeps a small scratch block (a counter + flagged per-block partials, 68 KiB on a
-// 132-SM GPU) per stream that ever called it, allocated stream-ordered on first use and kept
-// until the process exits; an input of up to 64 KiB takes one block and does not touch it.
-// A CUDA graph that holds a reduce must not be replayed concurrently with itself.
+// One kernel launch per call. The asynchronous overload never synchronizes and can be captured
+// into a CUDA graph (first call on a stream included); the host-value overload waits for its
+// stream, so it cannot be captured: called on a capturing stream it throws std::invalid_argument
+// before anything is enqueued. Calls from several host threads and streams at once are safe.
+//
+// Scratch: an input of up to 64 KiB takes one block and no scratch. A larger one allocates, per
+// call, a ticket counter and one flagged partial per block: 256 bytes + 16 bytes per block, the
+// grid being at most the blocks resident at once (at most 8 per SM: under 17 KiB on a 132-SM
+// GPU). It is allocated on `stream` (from a memory pool private to ladder, one per device, that
+// keeps freed memory mapped for the next call), zeroed there, and freed on `stream` right after
+// the kernel; nothing is kept per stream. The host-value overload also allocates its sizeof(T)
+// result slot that way. Under graph capture the allocation and the free become graph memory nodes
+// (from the device's default pool), so each launch of the graph allocates and frees its own. A
+// call that throws leaves no scratch behind. Details: ladder/detail/scratch.hpp.
 //
 // Errors: std::invalid_argument (negative n, null `in` with n > 0, null `out_device`, a bitwise
 // operator on a floating type) before anything is launched; ladder::CudaError if CUDA fails.

@@ -8,8 +8,19 @@
 // indices and running totals are 64-bit), any pointer alignment the type allows (16-byte aligned
 // pointers take the 16-byte load/store path), in == out allowed; any other overlap of [in, in + n)
 // and [out, out + n) throws std::invalid_argument. Asynchronous on `stream`; safe to call from
-// several host threads and streams at once: each call allocates its own tile-status words
-// (stream-ordered, from a memory pool private to ladder) and frees it on the stream.
+// several host threads and streams at once, and inside CUDA graph capture (first call on a stream
+// included; the scan then takes the look-back kernel, since a cooperative launch cannot be
+// captured).
+//
+// Scratch: an input of one tile (below) takes none. A larger one allocates one block per call:
+// 272 bytes plus, per tile, 8 bytes for 4-byte types (tiles of 8192 elements, 16384 on the
+// reduce-ahead path: at most about n / 1024 bytes) or 20 bytes for 8-byte types (tiles of 4096
+// or 8192 elements: at most about n / 200 bytes). It is allocated on `stream` (from a memory pool
+// private to ladder, one per device, that keeps freed memory mapped for the next call), zeroed,
+// and freed on `stream` right after the kernel; nothing is kept per stream. Under graph capture
+// the allocation and the free become graph memory nodes (from the device's default pool), so each
+// launch of the graph allocates and frees its own. A call that throws leaves no scratch behind.
+// Details: ladder/detail/scratch.hpp.
 //
 // Algorithm: one pass over the data (read n, write n). From 2^22 elements with 16-byte aligned
 // pointers, the reduce-ahead scan (docs/scan.md): one cooperative launch of a GPU-filling grid
@@ -31,7 +42,14 @@
 //
 // keeps the elements for which pred(x) is true, in their order, in out[0, kept). in == out is
 // allowed (a tile only writes below its own end, after every earlier tile has read its input).
+// Scratch as for the scans: none for one tile (4096 4-byte or 2048 8-byte elements), else 272
+// bytes + 8 bytes per tile (about n / 512 or n / 256 bytes), per call, freed on the stream.
+// compact() also allocates its 8-byte count that way, copies it to the host and waits for the
+// stream, so it cannot be captured: called on a capturing stream it throws std::invalid_argument
+// before anything is enqueued; compact_async can be captured.
 #pragma once
+
+#include "ladder/detail/scratch.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -71,10 +89,6 @@ void inclusive_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream = n
 }
 
 namespace detail {
-// Stream-ordered scratch from ladder's own memory pool (one per device, never shrunk, so a call
-// does not pay for mapping memory). The memory is not initialized.
-void* scratch_alloc(std::size_t bytes, cudaStream_t stream);
-void scratch_free(void* pointer, cudaStream_t stream);
 // Throws std::invalid_argument for n < 0, null pointers with n > 0, overlapping ranges (other
 // than in == out), and byte counts that overflow.
 void check_scan_arguments(const char* call, const void* in, const void* out, std::int64_t n,

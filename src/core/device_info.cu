@@ -1,7 +1,18 @@
+// The device queries behind ladder/device.hpp, and the scratch allocator every library call uses
+// (ladder/detail/scratch.hpp: why per call, stream-ordered, and which pool under capture).
+#include "ladder/detail/scratch.hpp"
 #include "ladder/device.hpp"
 #include "ladder/error.hpp"
 
 #include <cuda_runtime.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <string>
 
 namespace ladder {
 
@@ -53,12 +64,104 @@ DeviceInfo current_device_info() {
   info.max_blocks_per_multiprocessor = prop.maxBlocksPerMultiProcessor;
   info.registers_per_multiprocessor = prop.regsPerMultiprocessor;
   info.registers_per_block = prop.regsPerBlock;
-  info.shared_memory_per_multiprocessor = static_cast<std::int64_t>(prop.sharedMemPerMultiprocessor);
+  info.shared_memory_per_multiprocessor =
+      static_cast<std::int64_t>(prop.sharedMemPerMultiprocessor);
   info.shared_memory_per_block = static_cast<std::int64_t>(prop.sharedMemPerBlock);
   info.shared_memory_per_block_optin = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
-  info.reserved_shared_memory_per_block =
-      static_cast<std::int64_t>(prop.reservedSharedMemPerBlock);
+  info.reserved_shared_memory_per_block = static_cast<std::int64_t>(prop.reservedSharedMemPerBlock);
   return info;
 }
+
+// --- scratch -------------------------------------------------------------------------------------
+
+namespace detail {
+
+namespace {
+
+// One private pool per device, created on first use and read without a lock afterwards (a call
+// of a few microseconds cannot afford a mutex per allocation). Never destroyed: destroying a pool
+// from a static destructor races with the runtime's own teardown; the driver reclaims it at exit.
+constexpr int pooled_devices = 64;
+std::array<std::atomic<cudaMemPool_t>, pooled_devices> private_pools{};
+std::mutex private_pools_mutex;
+
+cudaMemPool_t create_private_pool(int device) {
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  cudaMemPool_t pool = nullptr;
+  LADDER_CUDA(cudaMemPoolCreate(&pool, &props));
+  // Release threshold "never": freed scratch stays mapped for the next call.
+  std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
+  const cudaError_t set = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  if (set != cudaSuccess) {
+    cudaMemPoolDestroy(pool);
+    LADDER_CUDA(set);
+  }
+  return pool;
+}
+
+cudaMemPool_t private_pool(int device) {
+  if (device < 0 || device >= pooled_devices) { // beyond the table: the device's default pool
+    cudaMemPool_t pool = nullptr;
+    LADDER_CUDA(cudaDeviceGetDefaultMemPool(&pool, device));
+    return pool;
+  }
+  auto& slot = private_pools[static_cast<std::size_t>(device)];
+  if (cudaMemPool_t pool = slot.load(std::memory_order_acquire))
+    return pool;
+  std::lock_guard lock(private_pools_mutex);
+  cudaMemPool_t pool = slot.load(std::memory_order_relaxed);
+  if (!pool) {
+    pool = create_private_pool(device);
+    slot.store(pool, std::memory_order_release);
+  }
+  return pool;
+}
+
+bool is_capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  LADDER_CUDA(cudaStreamIsCapturing(stream, &capture));
+  return capture != cudaStreamCaptureStatusNone;
+}
+
+} // namespace
+
+void* scratch_alloc(std::size_t bytes, cudaStream_t stream) {
+  if (bytes == 0)
+    return nullptr;
+  int device = 0;
+  LADDER_CUDA(cudaGetDevice(&device));
+  cudaMemPool_t pool = nullptr;
+  if (is_capturing(stream))
+    LADDER_CUDA(cudaDeviceGetDefaultMemPool(&pool, device));
+  else
+    pool = private_pool(device);
+  void* pointer = nullptr;
+  LADDER_CUDA(cudaMallocFromPoolAsync(&pointer, bytes, pool, stream));
+  return pointer;
+}
+
+void scratch_free(void* pointer, cudaStream_t stream) {
+  if (pointer)
+    LADDER_CUDA(cudaFreeAsync(pointer, stream));
+}
+
+void scratch_free_quietly(void* pointer, cudaStream_t stream) noexcept {
+  if (pointer && cudaFreeAsync(pointer, stream) != cudaSuccess)
+    (void)cudaGetLastError(); // not sticky: the error already on its way is the one to report
+}
+
+void check_not_capturing(const char* call, cudaStream_t stream) {
+  if (is_capturing(stream))
+    throw std::invalid_argument(
+        std::string(call) +
+        ": stream is being captured into a CUDA graph, and this overload returns a host value, "
+        "so it must wait for the stream, which capture forbids; use the overload that leaves the "
+        "result in device memory");
+}
+
+} // namespace detail
 
 } // namespace ladder

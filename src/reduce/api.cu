@@ -3,24 +3,21 @@
 // covers n, else a grid sized from the occupancy API with the polled finish.
 //
 // Scratch: the polled finish needs a ticket counter that is zero and partial slots that are empty
-// when the kernel starts; the kernel leaves them so. One scratch block per stream therefore serves
-// every call on that stream, whatever its type or operator (calls on one stream run in order).
-// Different streams get different blocks, keyed by the stream's unique id (cudaStreamGetId: never
-// reused, unlike a handle), so concurrent calls never share a counter. No per-call allocation or
-// memset: one launch is the whole call.
+// when the kernel starts. A grid launch allocates them per call on the call's stream (ladder's
+// stream-ordered scratch, ladder/detail/scratch.hpp: 256 bytes + 16 per block of the grid),
+// zeroes them, launches, and frees them on the stream: nothing is kept per stream (an earlier
+// version kept a block per stream ever used, which grew without bound in a process that makes a
+// stream per request and could not be first allocated under graph capture). The price is a small
+// memset on the stream before the kernel; one block (inputs up to 64 KiB) needs neither.
+#include "core/resident_grid.hpp"
+#include "ladder/detail/scratch.hpp"
 #include "ladder/error.hpp"
 #include "ladder/reduce.hpp"
 #include "reduce/api_config.hpp"
 #include "reduce/kernels.cuh"
-#include "core/resident_grid.hpp"
 
-#include <array>
-#include <atomic>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace ladder {
 
@@ -45,12 +42,18 @@ template <class T> const char* type_name() {
 
 const char* op_name(Op op) {
   switch (op) {
-  case Op::sum: return "sum";
-  case Op::product: return "product";
-  case Op::min: return "min";
-  case Op::max: return "max";
-  case Op::bit_and: return "bit_and";
-  case Op::bit_or: return "bit_or";
+  case Op::sum:
+    return "sum";
+  case Op::product:
+    return "product";
+  case Op::min:
+    return "min";
+  case Op::max:
+    return "max";
+  case Op::bit_and:
+    return "bit_and";
+  case Op::bit_or:
+    return "bit_or";
   }
   return "?";
 }
@@ -76,82 +79,40 @@ template <class T> void check_arguments(const T* in, std::int64_t n, Op op) {
 using core::multiprocessors;
 using core::PerDevice;
 
-// --- per-stream scratch ------------------------------------------------------------------------
+// --- scratch -----------------------------------------------------------------------------------
 
 constexpr std::size_t scratch_header_bytes = 256; // the counter, padded to keep partials aligned
-constexpr int slots_per_multiprocessor = 32;      // partial slots: more than any occupancy we use
-
-struct Scratch {
-  void* base = nullptr;
-  std::int64_t slots = 0; // partials it holds (16 bytes each: finish_flagged's words)
-};
-
-struct StreamKey {
-  int device;
-  unsigned long long stream_id;
-  auto operator<=>(const StreamKey&) const = default;
-};
-
-std::mutex scratch_mutex;
-std::map<StreamKey, Scratch>& scratch_table() {
-  // Never destroyed: freeing device memory from a static destructor races with the runtime's own
-  // teardown. The driver reclaims it at exit.
-  static auto* table = new std::map<StreamKey, Scratch>;
-  return *table;
-}
-
-Scratch scratch_for(int device, cudaStream_t stream) {
-  unsigned long long id = 0;
-  if (cudaStreamGetId(stream, &id) != cudaSuccess) {
-    cudaGetLastError(); // not sticky; do not leave it for the caller's next check
-    id = reinterpret_cast<std::uintptr_t>(stream) ^ 0x8000000000000000ull;
-  }
-  const StreamKey key{device, id};
-  std::lock_guard lock(scratch_mutex);
-  auto& table = scratch_table();
-  if (auto it = table.find(key); it != table.end())
-    return it->second;
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  LADDER_CUDA(cudaStreamIsCapturing(stream, &capture));
-  if (capture != cudaStreamCaptureStatusNone)
-    throw std::runtime_error("ladder::reduce: the first call on a stream allocates its scratch and "
-                             "cannot be captured into a graph; call it once before capturing");
-  Scratch s;
-  s.slots = static_cast<std::int64_t>(multiprocessors(device)) * slots_per_multiprocessor;
-  const std::size_t bytes = scratch_header_bytes + static_cast<std::size_t>(s.slots) * 16;
-  // Stream-ordered: no device-wide synchronization, and the zeroed counter and empty slots are
-  // ready before the first kernel on this stream runs. Every kernel that uses them leaves them so.
-  LADDER_CUDA(cudaMallocAsync(&s.base, bytes, stream));
-  LADDER_CUDA(cudaMemsetAsync(s.base, 0, bytes, stream));
-  table.emplace(key, s);
-  return s;
-}
+constexpr std::size_t partial_slot_bytes = 16;    // finish_flagged's words for an 8-byte total
 
 // --- launch --------------------------------------------------------------------------------------
 
-// Every launch of the library: the flagged finish (one block skips it), so the per-stream scratch
-// is always left with a zero counter and empty slots.
+// Every launch of the library: the polled finish (one block skips it), on scratch zeroed per call.
 template <class T, class OpT, class config> constexpr auto library_kernel() {
   return tiled_reduce_kernel<T, OpT, config::threads, config::unroll, config::load, config::split,
                              Finish::polled>;
 }
 
-// Many blocks; the per-stream scratch holds the counter and the flagged partials.
+// Many blocks: the call's scratch holds the counter and the flagged partials.
 template <class T, class OpT, class config>
 void launch_grid(const T* in, std::int64_t n, T* out, int device, cudaStream_t stream) {
   constexpr auto kernel = library_kernel<T, OpT, config>();
   static PerDevice resident; // blocks per SM
-  const int per_sm = std::max(
-      core::resident_blocks_per_sm(resident, reinterpret_cast<const void*>(kernel), config::threads, 0, device), 1);
-  const Scratch scratch = scratch_for(device, stream);
-  std::int64_t max_blocks = static_cast<std::int64_t>(per_sm) * multiprocessors(device);
-  if (max_blocks > scratch.slots)
-    max_blocks = scratch.slots;
+  const int per_sm =
+      std::max(core::resident_blocks_per_sm(resident, reinterpret_cast<const void*>(kernel),
+                                            config::threads, 0, device),
+               1);
+  const std::int64_t max_blocks = static_cast<std::int64_t>(per_sm) * multiprocessors(device);
   const std::int64_t grid = tiled_grid<T>(n, config::threads, config::unroll, max_blocks);
-  const ScratchView<T> view{static_cast<unsigned int*>(scratch.base),
-                            reinterpret_cast<T*>(static_cast<char*>(scratch.base) + scratch_header_bytes)};
+  const std::size_t bytes =
+      scratch_header_bytes + static_cast<std::size_t>(grid) * partial_slot_bytes;
+  // Freed on the stream after the kernel by release(), or by the destructor if a call throws.
+  detail::StreamScratch scratch(bytes, stream);
+  LADDER_CUDA(cudaMemsetAsync(scratch.get(), 0, bytes, stream));
+  const ScratchView<T> view{scratch.as<unsigned int>(),
+                            reinterpret_cast<T*>(scratch.as<char>() + scratch_header_bytes)};
   kernel<<<static_cast<unsigned int>(grid), config::threads, 0, stream>>>(in, n, out, view);
   LADDER_CUDA(cudaGetLastError());
+  scratch.release();
 }
 
 template <class T, class OpT, class config>
@@ -160,7 +121,8 @@ void launch_one_block(const T* in, std::int64_t n, T* out, cudaStream_t stream) 
   LADDER_CUDA(cudaGetLastError());
 }
 
-template <class T, class OpT> void launch(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
+template <class T, class OpT>
+void launch(const T* in, std::int64_t n, T* out, cudaStream_t stream) {
   // One block covers n: no partials, no scratch, no host-side lookups. The smaller block where it
   // suffices: a 1024-thread block takes longer to start and to fold than a 256-thread one.
   const std::int64_t bytes = n * static_cast<std::int64_t>(sizeof(T));
@@ -178,10 +140,14 @@ template <class T, class OpT> void launch(const T* in, std::int64_t n, T* out, c
 
 template <class T> void dispatch(const T* in, std::int64_t n, Op op, T* out, cudaStream_t stream) {
   switch (op) {
-  case Op::sum: return launch<T, Sum<T>>(in, n, out, stream);
-  case Op::product: return launch<T, Product<T>>(in, n, out, stream);
-  case Op::min: return launch<T, Min<T>>(in, n, out, stream);
-  case Op::max: return launch<T, Max<T>>(in, n, out, stream);
+  case Op::sum:
+    return launch<T, Sum<T>>(in, n, out, stream);
+  case Op::product:
+    return launch<T, Product<T>>(in, n, out, stream);
+  case Op::min:
+    return launch<T, Min<T>>(in, n, out, stream);
+  case Op::max:
+    return launch<T, Max<T>>(in, n, out, stream);
   case Op::bit_and:
   case Op::bit_or:
     if constexpr (std::is_integral_v<T>) {
@@ -199,10 +165,14 @@ template <class T> void dispatch(const T* in, std::int64_t n, Op op, T* out, cud
 template <class T> T detail::reduce_identity_of(Op op) {
   check_op<T>(op);
   switch (op) {
-  case Op::sum: return Sum<T>::identity();
-  case Op::product: return Product<T>::identity();
-  case Op::min: return Min<T>::identity();
-  case Op::max: return Max<T>::identity();
+  case Op::sum:
+    return Sum<T>::identity();
+  case Op::product:
+    return Product<T>::identity();
+  case Op::min:
+    return Min<T>::identity();
+  case Op::max:
+    return Max<T>::identity();
   case Op::bit_and:
     if constexpr (std::is_integral_v<T>)
       return BitAnd<T>::identity();
@@ -227,20 +197,17 @@ void reduce_to_device(const T* in, std::int64_t n, Op op, T* out_device, cudaStr
 
 template <class T> T reduce_to_host(const T* in, std::int64_t n, Op op, cudaStream_t stream) {
   check_arguments(in, n, op);
+  // Checked before anything is enqueued: waiting for a capturing stream would invalidate the
+  // caller's capture.
+  check_not_capturing("ladder::reduce", stream);
   if (n == 0)
     return reduce_identity<T>(op);
   // A result slot of its own: two host threads sharing one stream must not read each other's.
-  T* result = nullptr;
-  LADDER_CUDA(cudaMallocAsync(reinterpret_cast<void**>(&result), sizeof(T), stream));
+  StreamScratch result(sizeof(T), stream);
   T value{};
-  try {
-    dispatch(in, n, op, result, stream);
-    LADDER_CUDA(cudaMemcpyAsync(&value, result, sizeof(T), cudaMemcpyDeviceToHost, stream));
-  } catch (...) {
-    cudaFreeAsync(result, stream);
-    throw;
-  }
-  LADDER_CUDA(cudaFreeAsync(result, stream));
+  dispatch(in, n, op, result.as<T>(), stream);
+  LADDER_CUDA(cudaMemcpyAsync(&value, result.get(), sizeof(T), cudaMemcpyDeviceToHost, stream));
+  result.release();
   LADDER_CUDA(cudaStreamSynchronize(stream));
   return value;
 }

@@ -1,61 +1,20 @@
 // ladder::exclusive_scan / inclusive_scan: argument checks, then the reduce-ahead scan (bulk
 // copies, 16-byte stores) when both pointers are 16-byte aligned and n >= 2^22; else the
 // single-pass look-back scan, with 16-byte accesses when aligned, 1-element accesses otherwise
-// (also where a cooperative launch is not available, e.g. under stream capture).
+// (also where a cooperative launch is not available, e.g. under stream capture). Scratch (the
+// tile-status words) is allocated per call on the call's stream (ladder/detail/scratch.hpp).
 #include "ladder/scan.hpp"
 #include "scan/lookback_scan.cuh"
 #include "scan/reduce_ahead_scan.cuh"
 
 #include <cstdint>
 #include <limits>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace ladder {
 
 namespace detail {
-
-namespace {
-
-// One pool per device, created on first use. Its release threshold is "never": memory freed by
-// one call stays mapped for the next, so a call costs no cudaMalloc. A private pool leaves the
-// caller's default pool and its settings alone.
-cudaMemPool_t pool_for_current_device() {
-  static std::mutex mutex;
-  static std::vector<cudaMemPool_t> pools;
-  int device = 0;
-  LADDER_CUDA(cudaGetDevice(&device));
-  std::lock_guard lock(mutex);
-  if (pools.size() <= static_cast<std::size_t>(device))
-    pools.resize(static_cast<std::size_t>(device) + 1, nullptr);
-  if (!pools[static_cast<std::size_t>(device)]) {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    cudaMemPool_t pool = nullptr;
-    LADDER_CUDA(cudaMemPoolCreate(&pool, &props));
-    std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
-    LADDER_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    pools[static_cast<std::size_t>(device)] = pool;
-  }
-  return pools[static_cast<std::size_t>(device)];
-}
-
-} // namespace
-
-void* scratch_alloc(std::size_t bytes, cudaStream_t stream) {
-  void* pointer = nullptr;
-  LADDER_CUDA(cudaMallocFromPoolAsync(&pointer, bytes, pool_for_current_device(), stream));
-  return pointer;
-}
-
-void scratch_free(void* pointer, cudaStream_t stream) {
-  if (pointer)
-    LADDER_CUDA(cudaFreeAsync(pointer, stream));
-}
 
 void check_scan_arguments(const char* call, const void* in, const void* out, std::int64_t n,
                           std::size_t element_bytes) {
@@ -75,7 +34,8 @@ void check_scan_arguments(const char* call, const void* in, const void* out, std
   const auto bytes = static_cast<std::uintptr_t>(n) * element_bytes;
   const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(out);
   if (a < b + bytes && b < a + bytes)
-    throw std::invalid_argument(name + ": in and out overlap (only in == out, in place, is allowed)");
+    throw std::invalid_argument(name +
+                                ": in and out overlap (only in == out, in place, is allowed)");
 }
 
 } // namespace detail
@@ -89,7 +49,8 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
     return;
   using namespace scan_detail;
   if ((n + LibraryShape<T>::items - 1) / LibraryShape<T>::items > std::numeric_limits<int>::max())
-    throw std::invalid_argument(std::string(call) + ": n too large for one grid (" + std::to_string(n) + ")");
+    throw std::invalid_argument(std::string(call) + ": n too large for one grid (" +
+                                std::to_string(n) + ")");
   const auto both = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
   // Aligned: one 64 KB tile is one launch of the single-tile kernel (no scratch); from 2^22 the
   // reduce-ahead kernel; in between, and wherever it cannot run, the look-back kernel.
@@ -103,16 +64,18 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
 
 } // namespace
 
-template <class T> void detail::exclusive_scan_of(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+template <class T>
+void detail::exclusive_scan_of(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   scan<T, false>("ladder::exclusive_scan", in, out, n, stream);
 }
 
-template <class T> void detail::inclusive_scan_of(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+template <class T>
+void detail::inclusive_scan_of(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   scan<T, true>("ladder::inclusive_scan", in, out, n, stream);
 }
 
 #define LADDER_INSTANTIATE_SCAN(T)                                                                 \
-  template void detail::exclusive_scan_of<T>(const T*, T*, std::int64_t, cudaStream_t);                       \
+  template void detail::exclusive_scan_of<T>(const T*, T*, std::int64_t, cudaStream_t);            \
   template void detail::inclusive_scan_of<T>(const T*, T*, std::int64_t, cudaStream_t);
 LADDER_INSTANTIATE_SCAN(std::int32_t)
 LADDER_INSTANTIATE_SCAN(std::uint32_t)

@@ -10,9 +10,9 @@
 //
 // Compared with the three-phase scan (rung 5), which reads the input twice and writes the output
 // twice (about 4n element moves), this moves n in and n out: the minimum. H200, 2^28 int32
-// (bench/results/ladder-h200-2026-11-21-r5.md): 2664 GB/s with 16 per thread (63% of the copy), 3089 with
-// 32 per thread and the speculative first load (73%), 3190 with the tile staged in shared memory
-// (75%); CUB 3144 (74%). What limits it, and the reduce-ahead scan that gets past it
+// (bench/results/ladder-h200-2026-11-21-r5.md): 2664 GB/s with 16 per thread (63% of the copy),
+// 3089 with 32 per thread and the speculative first load (73%), 3190 with the tile staged in shared
+// memory (75%); CUB 3144 (74%). What limits it, and the reduce-ahead scan that gets past it
 // (src/scan/reduce_ahead_scan.cuh): docs/scan.md.
 #pragma once
 
@@ -20,6 +20,7 @@
 
 #include "core/bulk_copy.cuh"
 #include "ladder/detail/lookback.cuh"
+#include "ladder/detail/scratch.hpp"
 #include "ladder/error.hpp"
 #include "ladder/scan.hpp"
 
@@ -79,14 +80,18 @@ __device__ __forceinline__ T access_prefixes(const T (&x)[A][W], T (&before)[A],
 // publishes the tile's aggregate, looks back, and writes each warp's exclusive prefix (the tile's
 // prefix plus the warps before it) to prefixes[warp].
 template <class Shape, class T>
-__device__ __forceinline__ void early_warp_prefixes(const T* s_warp, T* prefixes, void* scratch, std::int64_t tiles,
-                                                    std::int64_t tile, int lane) {
+__device__ __forceinline__ void early_warp_prefixes(const T* s_warp, T* prefixes, void* scratch,
+                                                    std::int64_t tiles, std::int64_t tile,
+                                                    int lane) {
   T aggregate;
-  const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
-  const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
+  const T exclusive =
+      lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
+  const auto status =
+      lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
   if (lane == 0)
     status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, aggregate);
-  const T tile_prefix = tile == 0 ? T(0) : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
+  const T tile_prefix =
+      tile == 0 ? T(0) : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
   if (lane < Shape::warps)
     prefixes[lane] = tile_prefix + exclusive;
 }
@@ -151,7 +156,9 @@ __global__ void __launch_bounds__(Shape::threads)
 
   T x[A][W];
   // All loads of a tile first, so that A accesses per thread are in flight at once.
-  auto load_full = [&](std::int64_t segment) { load_segment<Shape::streaming>(in, segment, lane, x); };
+  auto load_full = [&](std::int64_t segment) {
+    load_segment<Shape::streaming>(in, segment, lane, x);
+  };
   auto segment_of = [&](std::int64_t t) {
     return t * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
   };
@@ -161,8 +168,8 @@ __global__ void __launch_bounds__(Shape::threads)
   bool loaded = false;
   if constexpr (!SingleTile) {
     if (threadIdx.x == 0)
-      s_tile = static_cast<std::int64_t>(
-          atomicAdd(static_cast<unsigned long long*>(scratch), 1ull));
+      s_tile =
+          static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(scratch), 1ull));
     // Speculative: blocks mostly start in blockIdx order, so the counter mostly hands block b
     // tile b. Load tile b while the atomic is in flight; keep it only if the guess was right
     // (the tile itself always comes from the counter, so the look-back stays deadlock-free).
@@ -196,10 +203,12 @@ __global__ void __launch_bounds__(Shape::threads)
   // Warp 0: the warps' exclusive prefixes, the tile's aggregate, and the look-back.
   if (warp == 0) {
     T aggregate;
-    const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
+    const T exclusive =
+        lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
     T tile_prefix = T(0);
     if constexpr (!SingleTile) {
-      const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
+      const auto status =
+          lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
       tile_prefix = lb::tile_exclusive_prefix(status, tile, aggregate, lane);
     }
     if (lane < Shape::warps)
@@ -210,8 +219,8 @@ __global__ void __launch_bounds__(Shape::threads)
 
 #pragma unroll
   for (int j = 0; j < A; ++j)
-    store_access<Shape::streaming>(out, segment, j, lane, scan_access<Inclusive>(x[j], warp_prefix + before[j]),
-                                   full, n);
+    store_access<Shape::streaming>(out, segment, j, lane,
+                                   scan_access<Inclusive>(x[j], warp_prefix + before[j]), full, n);
 }
 
 // The early-aggregate kernel: the same tile in registers, but the block first reduces its tile
@@ -221,7 +230,8 @@ __global__ void __launch_bounds__(Shape::threads)
 // hundred cycles after the last load lands, which is what every later tile waits for.
 template <class T, class Shape, bool Inclusive>
 __global__ void __launch_bounds__(Shape::threads)
-    lookback_scan_early_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
+    lookback_scan_early_kernel(const T* in, T* out, std::int64_t n, void* scratch,
+                               std::int64_t tiles) {
   constexpr int W = Shape::width, A = Shape::accesses;
   __shared__ std::int64_t s_tile;
   __shared__ T s_warp[Shape::warps];
@@ -230,7 +240,9 @@ __global__ void __launch_bounds__(Shape::threads)
 
   T x[A][W];
   // All loads of a tile first, so that A accesses per thread are in flight at once.
-  auto load_full = [&](std::int64_t segment) { load_segment<Shape::streaming>(in, segment, lane, x); };
+  auto load_full = [&](std::int64_t segment) {
+    load_segment<Shape::streaming>(in, segment, lane, x);
+  };
   auto segment_of = [&](std::int64_t t) {
     return t * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
   };
@@ -280,8 +292,8 @@ __global__ void __launch_bounds__(Shape::threads)
 
 #pragma unroll
   for (int j = 0; j < A; ++j)
-    store_access<Shape::streaming>(out, segment, j, lane, scan_access<Inclusive>(x[j], warp_prefix + before[j]),
-                                   full, n);
+    store_access<Shape::streaming>(out, segment, j, lane,
+                                   scan_access<Inclusive>(x[j], warp_prefix + before[j]), full, n);
 }
 
 // --- the staged kernel: the tile in shared memory, filled by the bulk copy engine ---------------
@@ -321,7 +333,8 @@ __device__ __forceinline__ T staged_thread_sum(const Access<T, W>* seg, int lane
 // the warp's exclusive prefix, and stores it at `segment` of `out`.
 template <class Shape, bool Inclusive, class T, int W>
 __device__ __forceinline__ void staged_scan_store(const Access<T, W>* seg, T warp_prefix, T* out,
-                                                  std::int64_t segment, bool full, std::int64_t n, int lane) {
+                                                  std::int64_t segment, bool full, std::int64_t n,
+                                                  int lane) {
 #pragma unroll 2
   for (int j = 0; j < Shape::accesses; ++j) {
     const Access<T, W> a = seg[j * 32 + lane];
@@ -332,7 +345,8 @@ __device__ __forceinline__ void staged_scan_store(const Access<T, W>* seg, T war
     T total;
     const T running = warp_prefix + lb::warp_exclusive_scan(sum, lane, total);
     warp_prefix += total;
-    store_access<Shape::streaming>(out, segment, j, lane, scan_access<Inclusive>(a.v, running), full, n);
+    store_access<Shape::streaming>(out, segment, j, lane, scan_access<Inclusive>(a.v, running),
+                                   full, n);
   }
 }
 
@@ -342,7 +356,8 @@ template <class T, class Shape> constexpr std::size_t staged_shared_bytes() {
 
 template <class T, class Shape, bool Inclusive>
 __global__ void __launch_bounds__(Shape::threads)
-    lookback_scan_staged_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
+    lookback_scan_staged_kernel(const T* in, T* out, std::int64_t n, void* scratch,
+                                std::int64_t tiles) {
   constexpr int W = Shape::width;
   extern __shared__ __align__(128) unsigned char staged_bytes[];
   T* s_data = reinterpret_cast<T*>(staged_bytes);
@@ -362,7 +377,8 @@ __global__ void __launch_bounds__(Shape::threads)
       barrier_init(&s_bar, 1);
     s_tile = static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(scratch), 1ull));
     if (guessed)
-      bulk_load(s_data, in + static_cast<std::int64_t>(blockIdx.x) * Shape::items, tile_bytes, &s_bar);
+      bulk_load(s_data, in + static_cast<std::int64_t>(blockIdx.x) * Shape::items, tile_bytes,
+                &s_bar);
   }
   __syncthreads();
   const std::int64_t tile = s_tile;
@@ -404,12 +420,12 @@ __global__ void __launch_bounds__(Shape::threads)
   if (warp == 0)
     early_warp_prefixes<Shape>(s_warp, s_prefix, scratch, tiles, tile, lane);
   __syncthreads();
-  const std::int64_t segment = tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
+  const std::int64_t segment =
+      tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
   staged_scan_store<Shape, Inclusive>(seg, s_prefix[warp], out, segment, full, n, lane);
 }
 
-template <class T, class Shape, bool Inclusive>
-constexpr const void* lookback_kernel_address() {
+template <class T, class Shape, bool Inclusive> constexpr const void* lookback_kernel_address() {
   if constexpr (Shape::kernel == kernel_early)
     return reinterpret_cast<const void*>(&lookback_scan_early_kernel<T, Shape, Inclusive>);
   else if constexpr (Shape::kernel == kernel_staged)
@@ -426,13 +442,15 @@ void launch_lookback_scan(const T* in, T* out, std::int64_t n, cudaStream_t stre
     return;
   const std::int64_t tiles = (n + Shape::items - 1) / Shape::items;
   if (tiles == 1) {
-    lookback_scan_kernel<T, Shape, Inclusive, true><<<1, Shape::threads, 0, stream>>>(in, out, n, nullptr, 1);
+    lookback_scan_kernel<T, Shape, Inclusive, true>
+        <<<1, Shape::threads, 0, stream>>>(in, out, n, nullptr, 1);
     LADDER_CUDA(cudaGetLastError());
     return;
   }
   using Status = lb::ScanStatus<T>;
   const std::size_t bytes = lb::scratch_bytes<Status>(tiles);
-  void* scratch = detail::scratch_alloc(bytes, stream);
+  detail::StreamScratch owned(bytes, stream); // freed on the stream after the kernel, or on a throw
+  void* scratch = owned.get();
   LADDER_CUDA(cudaMemsetAsync(scratch, 0, bytes, stream));
   if constexpr (Shape::kernel == kernel_early)
     lookback_scan_early_kernel<T, Shape, Inclusive>
@@ -441,19 +459,18 @@ void launch_lookback_scan(const T* in, T* out, std::int64_t n, cudaStream_t stre
     constexpr std::size_t shared = staged_shared_bytes<T, Shape>();
     if constexpr (shared > 48 * 1024) { // above the default limit: opt in (once per instantiation)
       static const cudaError_t opted = cudaFuncSetAttribute(
-          lookback_scan_staged_kernel<T, Shape, Inclusive>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-          static_cast<int>(shared));
+          lookback_scan_staged_kernel<T, Shape, Inclusive>,
+          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
       LADDER_CUDA(opted);
     }
     lookback_scan_staged_kernel<T, Shape, Inclusive>
-        <<<static_cast<unsigned>(tiles), Shape::threads, shared, stream>>>(in, out, n, scratch, tiles);
-  }
-  else
+        <<<static_cast<unsigned>(tiles), Shape::threads, shared, stream>>>(in, out, n, scratch,
+                                                                           tiles);
+  } else
     lookback_scan_kernel<T, Shape, Inclusive, false>
         <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(in, out, n, scratch, tiles);
-  const cudaError_t launched = cudaGetLastError();
-  detail::scratch_free(scratch, stream);
-  LADDER_CUDA(launched);
+  LADDER_CUDA(cudaGetLastError());
+  owned.release();
 }
 
 // Persistent and pipelined: a grid that fits on the GPU at once; each block takes tiles from the
@@ -464,17 +481,19 @@ void launch_lookback_scan(const T* in, T* out, std::int64_t n, cudaStream_t stre
 // predecessors are all finished.
 template <class T, class Shape, bool Inclusive>
 __global__ void __launch_bounds__(Shape::threads)
-    lookback_scan_pipelined_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
+    lookback_scan_pipelined_kernel(const T* in, T* out, std::int64_t n, void* scratch,
+                                   std::int64_t tiles) {
   constexpr int W = Shape::width, A = Shape::accesses;
   __shared__ std::int64_t s_tile[2];
   __shared__ T s_warp[Shape::warps];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   auto* counter = static_cast<unsigned long long*>(scratch);
-  const auto status = lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
+  const auto status =
+      lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
   auto segment_of = [&](std::int64_t t) {
     return t * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
   };
-  auto load = [&](std::int64_t t, T (&v)[A][W]) {
+  auto load = [&](std::int64_t t, T(&v)[A][W]) {
     if (t * Shape::items + Shape::items <= n)
       load_segment<false>(in, segment_of(t), lane, v);
     else
@@ -504,7 +523,8 @@ __global__ void __launch_bounds__(Shape::threads)
       load(next, y);
     if (warp == 0) {
       T aggregate;
-      const T exclusive = lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
+      const T exclusive =
+          lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
       const T tile_prefix = lb::tile_exclusive_prefix(status, tile, aggregate, lane);
       if (lane < Shape::warps)
         s_warp[lane] = tile_prefix + exclusive;
@@ -515,7 +535,8 @@ __global__ void __launch_bounds__(Shape::threads)
     const bool full = tile * Shape::items + Shape::items <= n;
 #pragma unroll
     for (int j = 0; j < A; ++j)
-      store_access<false>(out, segment, j, lane, scan_access<Inclusive>(x[j], warp_prefix + before[j]), full, n);
+      store_access<false>(out, segment, j, lane,
+                          scan_access<Inclusive>(x[j], warp_prefix + before[j]), full, n);
 #pragma unroll
     for (int j = 0; j < A; ++j)
 #pragma unroll
@@ -526,8 +547,7 @@ __global__ void __launch_bounds__(Shape::threads)
   }
 }
 
-template <class T, class Shape, bool Inclusive>
-constexpr const void* pipelined_kernel_address() {
+template <class T, class Shape, bool Inclusive> constexpr const void* pipelined_kernel_address() {
   return reinterpret_cast<const void*>(&lookback_scan_pipelined_kernel<T, Shape, Inclusive>);
 }
 
@@ -537,31 +557,36 @@ void launch_lookback_scan_pipelined(const T* in, T* out, std::int64_t n, cudaStr
     return;
   const std::int64_t tiles = (n + Shape::items - 1) / Shape::items;
   if (tiles == 1) {
-    lookback_scan_kernel<T, Shape, Inclusive, true><<<1, Shape::threads, 0, stream>>>(in, out, n, nullptr, 1);
+    lookback_scan_kernel<T, Shape, Inclusive, true>
+        <<<1, Shape::threads, 0, stream>>>(in, out, n, nullptr, 1);
     LADDER_CUDA(cudaGetLastError());
     return;
   }
   static core::PerDevice resident;
   const std::int64_t blocks = std::min<std::int64_t>(
-      tiles, core::resident_blocks(resident, reinterpret_cast<const void*>(lookback_scan_pipelined_kernel<T, Shape, Inclusive>),
-                                   Shape::threads));
+      tiles, core::resident_blocks(
+                 resident,
+                 reinterpret_cast<const void*>(lookback_scan_pipelined_kernel<T, Shape, Inclusive>),
+                 Shape::threads));
   using Status = lb::ScanStatus<T>;
   const std::size_t bytes = lb::scratch_bytes<Status>(tiles);
-  void* scratch = detail::scratch_alloc(bytes, stream);
+  detail::StreamScratch owned(bytes, stream); // freed on the stream after the kernel, or on a throw
+  void* scratch = owned.get();
   LADDER_CUDA(cudaMemsetAsync(scratch, 0, bytes, stream));
   lookback_scan_pipelined_kernel<T, Shape, Inclusive>
       <<<static_cast<unsigned>(blocks), Shape::threads, 0, stream>>>(in, out, n, scratch, tiles);
-  const cudaError_t launched = cudaGetLastError();
-  detail::scratch_free(scratch, stream);
-  LADDER_CUDA(launched);
+  LADDER_CUDA(cudaGetLastError());
+  owned.release();
 }
 
 // The library's look-back shape per type (below 2^22 elements, misaligned pointers, and wherever
 // the reduce-ahead kernel cannot be launched cooperatively): 256 threads, 16-byte accesses, 32
 // (4-byte) or 16 (8-byte) elements per thread, speculative first load, aggregate published before
 // the per-access scans (lookback_v16_x32_early in the ladder).
-template <class T> using LibraryShape = TileShape<256, 16 / sizeof(T), 8, false, true, kernel_early>;
+template <class T>
+using LibraryShape = TileShape<256, 16 / sizeof(T), 8, false, true, kernel_early>;
 // The same tile with 1-element accesses, for pointers that are not both 16-byte aligned.
-template <class T> using LibraryScalarShape = TileShape<256, 1, 8 * (16 / sizeof(T)), false, true, kernel_early>;
+template <class T>
+using LibraryScalarShape = TileShape<256, 1, 8 * (16 / sizeof(T)), false, true, kernel_early>;
 
 } // namespace ladder::scan_detail

@@ -11,9 +11,10 @@
 // Stages tiles in shared memory, filled by the bulk copy engine, and *reduces tile t_{k+Ahead}
 // right after it scans tile t_k*: the aggregates a tile needs are published Ahead rows before
 // they are needed, so a block almost never waits, and while it scans, its next tiles' copies are
-// in flight. The exclusive prefix of t_k is the one of t_{k-1} (the block's own, kept in a register)
-// plus the G aggregates from t_{k-1} to t_k - 1: a window of G published values, read from L2
-// (8 bytes per aggregate: ~1 KB-4 KB per 32 KB tile). Reads n and writes n, like the look-back.
+// in flight. The exclusive prefix of t_k is the one of t_{k-1} (the block's own, kept in a
+// register) plus the G aggregates from t_{k-1} to t_k - 1: a window of G published values, read
+// from L2 (8 bytes per aggregate: ~1 KB-4 KB per 32 KB tile). Reads n and writes n, like the
+// look-back.
 //
 // Deadlock freedom: a block waits only for aggregates of tiles in its own row or the row before,
 // which their blocks publish before they wait for anything in that row; with every block resident
@@ -35,10 +36,11 @@ namespace ladder::scan_detail {
 
 // Stages: tiles in shared memory per block. Ahead: how many rows before its scan a tile is
 // reduced (its aggregate published); the other Stages - 1 - Ahead tiles of the ring are copies
-// in flight while a tile is scanned. Ahead = 1 leaves no slack (a block's window needs the aggregates its
-// neighbours publish at the end of the same row), Ahead = 2 one row of slack.
-// Tag: distinguishes otherwise equal shapes (see LibraryAheadShape).
-template <int Threads, int Accesses, int Stages, int Ahead = Stages - 1, bool Streaming = false, int Tag = 0>
+// in flight while a tile is scanned. Ahead = 1 leaves no slack (a block's window needs the
+// aggregates its neighbours publish at the end of the same row), Ahead = 2 one row of slack. Tag:
+// distinguishes otherwise equal shapes (see LibraryAheadShape).
+template <int Threads, int Accesses, int Stages, int Ahead = Stages - 1, bool Streaming = false,
+          int Tag = 0>
 struct AheadShape {
   static constexpr int threads = Threads;
   static constexpr int accesses = Accesses; // 16-byte accesses per thread and tile
@@ -46,21 +48,26 @@ struct AheadShape {
   static constexpr int ahead = Ahead;
   static constexpr bool streaming = Streaming;
   static constexpr int warps = Threads / 32;
-  static_assert(Ahead >= 1 && Ahead < Stages, "the ring holds the tile being scanned and those reduced ahead");
+  static_assert(Ahead >= 1 && Ahead < Stages,
+                "the ring holds the tile being scanned and those reduced ahead");
   template <class T> static constexpr int width = 16 / static_cast<int>(sizeof(T));
-  template <class T> static constexpr int items = Threads * Accesses * width<T>;
-  template <class T> static constexpr std::size_t shared_bytes = std::size_t{Stages} * items<T> * sizeof(T);
+  template <class T> static constexpr int items = Threads* Accesses* width<T>;
+  template <class T>
+  static constexpr std::size_t shared_bytes = std::size_t{Stages} * items<T> * sizeof(T);
 };
 
 // The TileShape view of one stage, for the staged helpers (width for T, no look-back options).
 template <class T, class Ahead>
-using AheadTile = TileShape<Ahead::threads, Ahead::template width<T>, Ahead::accesses, Ahead::streaming>;
+using AheadTile =
+    TileShape<Ahead::threads, Ahead::template width<T>, Ahead::accesses, Ahead::streaming>;
 
 template <class T, class Ahead, bool Inclusive>
 __global__ void __launch_bounds__(Ahead::threads)
-    reduce_ahead_scan_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
+    reduce_ahead_scan_kernel(const T* in, T* out, std::int64_t n, void* scratch,
+                             std::int64_t tiles) {
   using Tile = AheadTile<T, Ahead>;
-  constexpr int S = Ahead::stages, R = Ahead::ahead, Items = Tile::items, Warps = Tile::warps, W = Tile::width;
+  constexpr int S = Ahead::stages, R = Ahead::ahead, Items = Tile::items, Warps = Tile::warps,
+                W = Tile::width;
   extern __shared__ __align__(128) unsigned char staged_bytes[];
   __shared__ alignas(8) std::uint64_t s_bar[S];
   __shared__ T s_warp_totals[S][Warps]; // per stage: its tile's warp totals (from the reduce)
@@ -74,7 +81,8 @@ __global__ void __launch_bounds__(Ahead::threads)
   auto stage_data = [&](int s) { return reinterpret_cast<T*>(staged_bytes) + s * Items; };
   auto tile_of = [&](std::int64_t k) { return k * grid + block; };
   auto is_full = [&](std::int64_t t) { return t * Items + Items <= n; };
-  unsigned parity = 0; // bit s: the phase of s_bar[s] that the next bulk copy into stage s completes
+  unsigned parity =
+      0; // bit s: the phase of s_bar[s] that the next bulk copy into stage s completes
 
   if constexpr (bulk) {
     if (threadIdx.x == 0)
@@ -166,7 +174,8 @@ __global__ void __launch_bounds__(Ahead::threads)
     exclusive = k == 0 ? window_sum(0, block) : exclusive + window_sum(tile_of(k - 1), grid);
     if (warp == 0) {
       T tile_total;
-      const T before = lb::warp_exclusive_scan(lane < Warps ? s_warp_totals[s][lane] : T(0), lane, tile_total);
+      const T before =
+          lb::warp_exclusive_scan(lane < Warps ? s_warp_totals[s][lane] : T(0), lane, tile_total);
       if (lane < Warps)
         s_prefix[lane] = exclusive + before;
     }
@@ -201,8 +210,9 @@ inline bool reduce_ahead_fall_back(int reason) {
 // cooperative launch (asked once per device and instantiation; the attributes do not change).
 template <class T, class Ahead, bool Inclusive> std::int64_t reduce_ahead_resident_blocks() {
   static core::PerDevice resident;
-  return core::cooperative_blocks(resident, reinterpret_cast<const void*>(reduce_ahead_scan_kernel<T, Ahead, Inclusive>),
-                                  Ahead::threads, Ahead::template shared_bytes<T>);
+  return core::cooperative_blocks(
+      resident, reinterpret_cast<const void*>(reduce_ahead_scan_kernel<T, Ahead, Inclusive>),
+      Ahead::threads, Ahead::template shared_bytes<T>);
 }
 
 // One call: a single tile takes the one-launch single-tile kernel; else zeroed scratch (the
@@ -220,7 +230,8 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
   using Tile = AheadTile<T, Ahead>;
   const std::int64_t tiles = (n + Tile::items - 1) / Tile::items;
   if (tiles == 1) {
-    lookback_scan_kernel<T, Tile, Inclusive, true><<<1, Tile::threads, 0, stream>>>(in, out, n, nullptr, 1);
+    lookback_scan_kernel<T, Tile, Inclusive, true>
+        <<<1, Tile::threads, 0, stream>>>(in, out, n, nullptr, 1);
     LADDER_CUDA(cudaGetLastError());
     return true;
   }
@@ -234,7 +245,8 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
   const std::int64_t blocks = std::min({tiles, resident, max_blocks > 0 ? max_blocks : resident});
   using Status = lb::ScanStatus<T>;
   const std::size_t bytes = lb::scratch_bytes<Status>(tiles);
-  void* scratch = detail::scratch_alloc(bytes, stream);
+  detail::StreamScratch owned(bytes, stream); // freed on the stream after the kernel, or on a throw
+  void* scratch = owned.get();
   LADDER_CUDA(cudaMemsetAsync(scratch, 0, bytes, stream));
   cudaLaunchAttribute cooperative{};
   cooperative.id = cudaLaunchAttributeCooperative;
@@ -246,9 +258,9 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
   config.stream = stream;
   config.attrs = &cooperative;
   config.numAttrs = 1;
-  const cudaError_t launched =
-      cudaLaunchKernelEx(&config, reduce_ahead_scan_kernel<T, Ahead, Inclusive>, in, out, n, scratch, tiles);
-  detail::scratch_free(scratch, stream);
+  const cudaError_t launched = cudaLaunchKernelEx(
+      &config, reduce_ahead_scan_kernel<T, Ahead, Inclusive>, in, out, n, scratch, tiles);
+  owned.release();
   if (launched == cudaErrorCooperativeLaunchTooLarge) {
     (void)cudaGetLastError(); // not sticky; the caller's fallback must not see it
     return reduce_ahead_fall_back(launched);
@@ -268,14 +280,16 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
 inline constexpr int library_tag = 1;
 using LibraryAheadShape = AheadShape<512, 8, 3, 2, false, library_tag>;
 // Below this many elements the library takes the look-back kernel: one launch up to one tile
-// and less fixed cost (H200, int32, bench/results/ladder-h200-2026-11-21-r5.md: 2^20 0.0098 ms look-back, 0.0101
-// ms reduce-ahead; 2^24 0.0540 ms, 0.0455 ms).
+// and less fixed cost (H200, int32, bench/results/ladder-h200-2026-11-21-r5.md: 2^20 0.0098 ms
+// look-back, 0.0101 ms reduce-ahead; 2^24 0.0540 ms, 0.0455 ms).
 inline constexpr std::int64_t library_reduce_ahead_min = std::int64_t{1} << 22;
 // Up to this many elements an aligned library call is one launch of the single-tile kernel
 // (16384 4-byte or 8192 8-byte elements); misaligned calls, up to LibraryScalarShape's tile.
-template <class T> inline constexpr std::int64_t library_single_launch_max = AheadTile<T, LibraryAheadShape>::items;
+template <class T>
+inline constexpr std::int64_t library_single_launch_max = AheadTile<T, LibraryAheadShape>::items;
 
-template <class T, class Ahead, bool Inclusive> constexpr const void* reduce_ahead_kernel_address() {
+template <class T, class Ahead, bool Inclusive>
+constexpr const void* reduce_ahead_kernel_address() {
   return reinterpret_cast<const void*>(&reduce_ahead_scan_kernel<T, Ahead, Inclusive>);
 }
 

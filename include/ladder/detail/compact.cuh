@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ladder/detail/lookback.cuh"
+#include "ladder/detail/scratch.hpp"
 #include "ladder/error.hpp"
 
 #include <cuda_runtime.h>
@@ -40,11 +41,13 @@ __global__ void __launch_bounds__(threads)
   std::int64_t tile = 0;
   if constexpr (!SingleTile) {
     if (threadIdx.x == 0)
-      s_tile = static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(scratch), 1ull));
+      s_tile =
+          static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(scratch), 1ull));
     __syncthreads();
     tile = s_tile;
   }
-  const std::int64_t segment = tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
+  const std::int64_t segment =
+      tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
   const bool full = tile * Shape::items + Shape::items <= n;
 
   T x[A][W];
@@ -79,7 +82,8 @@ __global__ void __launch_bounds__(threads)
     const std::int64_t aggregate = __shfl_sync(lb::full_mask, inclusive, Shape::warps - 1);
     std::int64_t tile_prefix = 0;
     if constexpr (!SingleTile) {
-      const auto status = lb::PackedCount62::at(static_cast<unsigned char*>(scratch) + lb::counter_bytes);
+      const auto status =
+          lb::PackedCount62::at(static_cast<unsigned char*>(scratch) + lb::counter_bytes);
       tile_prefix = lb::tile_exclusive_prefix(status, tile, aggregate, lane);
     }
     if (lane < Shape::warps)
@@ -100,22 +104,23 @@ __global__ void __launch_bounds__(threads)
 }
 
 template <class T, int Width, class Pred>
-void launch(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t* count, cudaStream_t stream) {
+void launch(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t* count,
+            cudaStream_t stream) {
   using Shape = CompactShape<T, Width>;
   const std::int64_t tiles = (n + Shape::items - 1) / Shape::items;
   if (tiles == 1) {
-    compact_kernel<T, Width, true, Pred><<<1, threads, 0, stream>>>(in, out, n, pred, count, nullptr, 1);
+    compact_kernel<T, Width, true, Pred>
+        <<<1, threads, 0, stream>>>(in, out, n, pred, count, nullptr, 1);
     LADDER_CUDA(cudaGetLastError());
     return;
   }
   const std::size_t bytes = lb::scratch_bytes<lb::PackedCount62>(tiles);
-  void* scratch = scratch_alloc(bytes, stream);
-  LADDER_CUDA(cudaMemsetAsync(scratch, 0, bytes, stream));
-  compact_kernel<T, Width, false, Pred>
-      <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, pred, count, scratch, tiles);
-  const cudaError_t launched = cudaGetLastError();
-  scratch_free(scratch, stream);
-  LADDER_CUDA(launched);
+  StreamScratch scratch(bytes, stream); // freed on the stream after the kernel, or on a throw
+  LADDER_CUDA(cudaMemsetAsync(scratch.get(), 0, bytes, stream));
+  compact_kernel<T, Width, false, Pred><<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
+      in, out, n, pred, count, scratch.get(), tiles);
+  LADDER_CUDA(cudaGetLastError());
+  scratch.release();
 }
 
 } // namespace detail::compact_impl
@@ -142,22 +147,21 @@ void compact_async(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t*
     detail::compact_impl::launch<T, 1>(in, out, n, pred, device_count, stream);
 }
 
-// The same, returning the count: waits for the stream (the count has to reach the host).
+// The same, returning the count: waits for the stream (the count has to reach the host), so it
+// cannot be captured into a graph: on a capturing stream it throws std::invalid_argument.
 template <class T, class Pred>
-std::int64_t compact(const T* in, T* out, std::int64_t n, Pred pred, cudaStream_t stream = nullptr) {
+std::int64_t compact(const T* in, T* out, std::int64_t n, Pred pred,
+                     cudaStream_t stream = nullptr) {
   detail::check_scan_arguments("ladder::compact", in, out, n, sizeof(T));
+  detail::check_not_capturing("ladder::compact", stream);
   if (n == 0)
     return 0;
-  auto* device_count = static_cast<std::int64_t*>(detail::scratch_alloc(sizeof(std::int64_t), stream));
+  detail::StreamScratch device_count(sizeof(std::int64_t), stream);
   std::int64_t kept = 0;
-  try {
-    compact_async(in, out, n, pred, device_count, stream);
-    LADDER_CUDA(cudaMemcpyAsync(&kept, device_count, sizeof kept, cudaMemcpyDeviceToHost, stream));
-  } catch (...) {
-    detail::scratch_free(device_count, stream);
-    throw;
-  }
-  detail::scratch_free(device_count, stream);
+  compact_async(in, out, n, pred, device_count.as<std::int64_t>(), stream);
+  LADDER_CUDA(
+      cudaMemcpyAsync(&kept, device_count.get(), sizeof kept, cudaMemcpyDeviceToHost, stream));
+  device_count.release();
   LADDER_CUDA(cudaStreamSynchronize(stream));
   return kept;
 }
