@@ -25,8 +25,9 @@
 // keeps freed memory mapped for the next call), zeroed there, and freed on `stream` right after
 // the kernel; nothing is kept per stream. The host-value overload also allocates its sizeof(T)
 // result slot that way. Under graph capture the allocation and the free become graph memory nodes
-// (from the device's default pool), so each launch of the graph allocates and frees its own. A
-// call that throws leaves no scratch behind. Details: ladder/detail/scratch.hpp.
+// (from the device's default pool), so each launch of the graph allocates and frees its own
+// (CUDA then restricts the graph: one instantiation at a time, no cloning). A call that throws
+// leaves no scratch behind. Details: ladder/detail/scratch.hpp.
 //
 // Errors: std::invalid_argument (negative n, null `in` with n > 0, null `out_device`, a bitwise
 // operator on a floating type) before anything is launched; ladder::CudaError if CUDA fails.

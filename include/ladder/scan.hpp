@@ -19,8 +19,9 @@
 // private to ladder, one per device, that keeps freed memory mapped for the next call), zeroed,
 // and freed on `stream` right after the kernel; nothing is kept per stream. Under graph capture
 // the allocation and the free become graph memory nodes (from the device's default pool), so each
-// launch of the graph allocates and frees its own. A call that throws leaves no scratch behind.
-// Details: ladder/detail/scratch.hpp.
+// launch of the graph allocates and frees its own (CUDA then restricts the graph: one
+// instantiation at a time, no cloning). A call that throws leaves no scratch behind. Details:
+// ladder/detail/scratch.hpp.
 //
 // Algorithm: one pass over the data (read n, write n). From 2^22 elements with 16-byte aligned
 // pointers, the reduce-ahead scan (docs/scan.md): one cooperative launch of a GPU-filling grid

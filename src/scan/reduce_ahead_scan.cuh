@@ -51,7 +51,7 @@ struct AheadShape {
   static_assert(Ahead >= 1 && Ahead < Stages,
                 "the ring holds the tile being scanned and those reduced ahead");
   template <class T> static constexpr int width = 16 / static_cast<int>(sizeof(T));
-  template <class T> static constexpr int items = Threads* Accesses* width<T>;
+  template <class T> static constexpr int items = (Threads * Accesses) * width<T>;
   template <class T>
   static constexpr std::size_t shared_bytes = std::size_t{Stages} * items<T> * sizeof(T);
 };
@@ -81,8 +81,8 @@ __global__ void __launch_bounds__(Ahead::threads)
   auto stage_data = [&](int s) { return reinterpret_cast<T*>(staged_bytes) + s * Items; };
   auto tile_of = [&](std::int64_t k) { return k * grid + block; };
   auto is_full = [&](std::int64_t t) { return t * Items + Items <= n; };
-  unsigned parity =
-      0; // bit s: the phase of s_bar[s] that the next bulk copy into stage s completes
+  // Bit s: the phase of s_bar[s] that the next bulk copy into stage s completes.
+  unsigned parity = 0;
 
   if constexpr (bulk) {
     if (threadIdx.x == 0)

@@ -266,9 +266,9 @@ TEST(ReduceLibrary, FloatSumIsRepeatable) {
   EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << a << " vs " << b;
 }
 
-// One stream's scratch serves every type and operator in turn: each multi-block call must leave
-// the counter at zero and every partial slot empty (4-byte types fill one 8-byte word per slot,
-// 8-byte types two), or the next call, of another width, would read a stale flag.
+// Every type and operator in turn on one stream: each multi-block call zeroes its own scratch,
+// which the pool hands back to the next call on the stream (4-byte types fill one 8-byte word per
+// slot, 8-byte types two), so a call that did not would read the previous call's stale flags.
 template <class T> void check_one_call(Op op, std::int64_t n, std::mt19937_64& rng, cudaStream_t stream) {
   const auto host = make_data<T>(n, op, rng);
   Placed<T> in(host, 0, stream);
@@ -295,8 +295,8 @@ TEST(ReduceLibrary, TypesOfBothWidthsTakeTurnsOnOneStream) {
   }
 }
 
-// Several host threads, each with its own stream, plus two threads sharing one stream: the
-// per-stream scratch must never be shared by two kernels in flight.
+// Several host threads, each with its own stream, plus two threads sharing one stream: scratch
+// (allocated per call) must never be shared by two kernels in flight.
 TEST(ReduceLibrary, ConcurrentStreamsAndThreads) {
   const int threads = 6, iterations = small_mode() ? 3 : 25;
   const std::int64_t n = small_mode() ? 5000 : (std::int64_t{1} << 20) + 11;

@@ -20,7 +20,10 @@
 //    holds no allocation between launches. The private pool would be legal there too; the default
 //    pool is used so that a first call made under capture never creates a pool, which is not a
 //    stream operation. Graph allocations come from the device's graph memory, which CUDA keeps
-//    mapped for later launches until cudaDeviceGraphMemTrim.
+//    mapped for later launches until cudaDeviceGraphMemTrim. CUDA restricts a graph that holds
+//    memory nodes (cuGraphAddMemFreeNode's reference): one instantiation at a time, no cloning, no
+//    deleting its nodes, and as a child graph only where its ownership is moved to the parent.
+//    Calls small enough to take no scratch (one block or tile) add no memory node.
 //
 // The memory is not initialized.
 #pragma once
