@@ -15,8 +15,9 @@
 //
 // One kernel launch per call. The asynchronous overload never synchronizes and can be captured
 // into a CUDA graph (first call on a stream included); the host-value overload waits for its
-// stream, so it cannot be captured: called on a capturing stream it throws std::invalid_argument
-// before anything is enqueued. Calls from several host threads and streams at once are safe.
+// stream, so it cannot be captured: called with n > 0 on a capturing stream it throws
+// std::invalid_argument before anything is enqueued (n = 0 returns the identity, touching no GPU).
+// Calls from several host threads and streams at once are safe.
 //
 // Scratch: an input of up to 64 KiB takes one block and no scratch. A larger one allocates, per
 // call, a ticket counter and one flagged partial per block: 256 bytes + 16 bytes per block, the

@@ -46,8 +46,8 @@
 // Scratch as for the scans: none for one tile (4096 4-byte or 2048 8-byte elements), else 272
 // bytes + 8 bytes per tile (about n / 512 or n / 256 bytes), per call, freed on the stream.
 // compact() also allocates its 8-byte count that way, copies it to the host and waits for the
-// stream, so it cannot be captured: called on a capturing stream it throws std::invalid_argument
-// before anything is enqueued; compact_async can be captured.
+// stream, so it cannot be captured: called with n > 0 on a capturing stream it throws
+// std::invalid_argument before anything is enqueued; compact_async can be captured.
 #pragma once
 
 #include "ladder/detail/scratch.hpp"

@@ -197,11 +197,11 @@ void reduce_to_device(const T* in, std::int64_t n, Op op, T* out_device, cudaStr
 
 template <class T> T reduce_to_host(const T* in, std::int64_t n, Op op, cudaStream_t stream) {
   check_arguments(in, n, op);
+  if (n == 0) // the identity: no CUDA call, no wait, so no GPU needed and nothing to capture
+    return reduce_identity<T>(op);
   // Checked before anything is enqueued: waiting for a capturing stream would invalidate the
   // caller's capture.
   check_not_capturing("ladder::reduce", stream);
-  if (n == 0)
-    return reduce_identity<T>(op);
   // A result slot of its own: two host threads sharing one stream must not read each other's.
   StreamScratch result(sizeof(T), stream);
   T value{};

@@ -148,14 +148,15 @@ void compact_async(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t*
 }
 
 // The same, returning the count: waits for the stream (the count has to reach the host), so it
-// cannot be captured into a graph: on a capturing stream it throws std::invalid_argument.
+// cannot be captured into a graph: with n > 0 on a capturing stream it throws
+// std::invalid_argument before anything is enqueued.
 template <class T, class Pred>
 std::int64_t compact(const T* in, T* out, std::int64_t n, Pred pred,
                      cudaStream_t stream = nullptr) {
   detail::check_scan_arguments("ladder::compact", in, out, n, sizeof(T));
-  detail::check_not_capturing("ladder::compact", stream);
   if (n == 0)
     return 0;
+  detail::check_not_capturing("ladder::compact", stream);
   detail::StreamScratch device_count(sizeof(std::int64_t), stream);
   std::int64_t kept = 0;
   compact_async(in, out, n, pred, device_count.as<std::int64_t>(), stream);
