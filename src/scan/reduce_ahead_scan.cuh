@@ -235,13 +235,15 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
     LADDER_CUDA(cudaGetLastError());
     return true;
   }
-  const std::int64_t resident = reduce_ahead_resident_blocks<T, Ahead, Inclusive>();
-  if (resident == 0)
-    return reduce_ahead_fall_back(-1);
+  // Capture first: a call under capture then makes no first-use attribute calls
+  // (cudaFuncSetAttribute, the occupancy query) for a kernel it will not launch.
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   LADDER_CUDA(cudaStreamIsCapturing(stream, &capture));
   if (capture != cudaStreamCaptureStatusNone)
     return reduce_ahead_fall_back(cudaErrorStreamCaptureUnsupported);
+  const std::int64_t resident = reduce_ahead_resident_blocks<T, Ahead, Inclusive>();
+  if (resident == 0)
+    return reduce_ahead_fall_back(-1);
   const std::int64_t blocks = std::min({tiles, resident, max_blocks > 0 ? max_blocks : resident});
   using Status = lb::ScanStatus<T>;
   const std::size_t bytes = lb::scratch_bytes<Status>(tiles);

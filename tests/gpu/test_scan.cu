@@ -209,7 +209,7 @@ TEST(ScanLibrary, BadArgumentsThrowBeforeAnyLaunch) {
 std::pair<int, int> captured_nodes(std::int64_t n) {
   lab::Stream stream;
   DeviceBuffer<int> in(n), out(n);
-  exclusive_scan(in.data(), out.data(), n, stream.get()); // the scratch pool exists before capture
+  exclusive_scan(in.data(), out.data(), n, stream.get()); // kernels loaded before capture
   EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   cudaGraph_t graph = nullptr;
   EXPECT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
