@@ -286,9 +286,10 @@ TEST(ScratchCapture, EveryPublicCallInOneGraphOnAFreshStreamReplays) {
     lab::fill_random<std::int64_t>(inc_in.data(), z.inclusive + 1, lab::fresh_seed(), -1e9, 1e9, s);
     lab::fill_random<std::int32_t>(c_in.data(), z.compact, lab::fresh_seed(), -1000, 1000, s);
     lab::fill_random<float>(t_in.data(), z.rows * z.cols, lab::fresh_seed(), -1, 1, s);
-    for (void* out : {static_cast<void*>(r_int_out.data()), static_cast<void*>(r_dbl_out.data()),
-                      static_cast<void*>(r_one_out.data()), static_cast<void*>(c_count.data())})
-      lab::poison(out, 8, s);
+    lab::poison(r_int_out.data(), r_int_out.bytes(), s);
+    lab::poison(r_dbl_out.data(), r_dbl_out.bytes(), s);
+    lab::poison(r_one_out.data(), r_one_out.bytes(), s);
+    lab::poison(c_count.data(), c_count.bytes(), s);
     lab::poison(ex_out.data(), ex_out.bytes(), s);
     lab::poison(inc_out.data(), inc_out.bytes(), s);
     lab::poison(c_out.data(), c_out.bytes(), s);
@@ -374,7 +375,7 @@ TEST(ScratchCapture, ReduceThenScanReplayManyTimes) {
   cudaGraphExec_t exec = nullptr;
   ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
   for (int replay = 0; replay < replays; ++replay) {
-    lab::poison(sum.data(), 8, stream);
+    lab::poison(sum.data(), sum.bytes(), stream);
     lab::poison(scanned.data(), scanned.bytes(), stream);
     ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
     EXPECT_EQ(to_host(sum.data(), 1, stream)[0], want_sum) << "replay " << replay;
