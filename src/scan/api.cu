@@ -1,7 +1,8 @@
 // ladder::exclusive_scan / inclusive_scan: argument checks, then the reduce-ahead scan (bulk
-// copies, 16-byte stores) when both pointers are 16-byte aligned and n >= 2^22; else the
-// single-pass look-back scan, with 16-byte accesses when aligned, 1-element accesses otherwise
-// (also where a cooperative launch is not available, e.g. under stream capture). Scratch (the
+// copies, 16-byte stores) when both pointers are 16-byte aligned, or equally misaligned (a short
+// head is scanned first), and n >= 2^22; else the single-pass look-back scan, with 16-byte
+// accesses on the same condition, 1-element accesses when the pointers sit at different offsets
+// within 16 bytes (also where a cooperative launch is not available, e.g. under stream capture). Scratch (the
 // tile-status words) is allocated per call on the call's stream (ladder/detail/scratch.hpp).
 #include "ladder/scan.hpp"
 #include "scan/lookback_scan.cuh"
@@ -51,15 +52,27 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
   if ((n + LibraryShape<T>::items - 1) / LibraryShape<T>::items > std::numeric_limits<int>::max())
     throw std::invalid_argument(std::string(call) + ": n too large for one grid (" +
                                 std::to_string(n) + ")");
-  const auto both = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
-  // Aligned: one 64 KB tile is one launch of the single-tile kernel (no scratch); from 2^22 the
-  // reduce-ahead kernel; in between, and wherever it cannot run, the look-back kernel.
-  const bool one_tile = n <= library_single_launch_max<T>;
-  if (both % 16 != 0)
+  const auto in_phase = reinterpret_cast<std::uintptr_t>(in) % 16;
+  const auto out_phase = reinterpret_cast<std::uintptr_t>(out) % 16;
+  // Pointers with the same offset within 16 bytes (both one element past a boundary, say): the
+  // elements before the next boundary are the head, scanned by the block that owns tile 0, and
+  // everything after it takes the aligned path with the head's sum carried into tile 0.
+  const auto head_count = static_cast<std::int64_t>((16 - in_phase) % 16 / sizeof(T));
+  if (in_phase != out_phase || n <= head_count) {
     launch_lookback_scan<T, LibraryScalarShape<T>, Inclusive>(in, out, n, stream);
-  else if (!((one_tile || n >= library_reduce_ahead_min) &&
-             launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive>(in, out, n, stream)))
-    launch_lookback_scan<T, LibraryShape<T>, Inclusive>(in, out, n, stream);
+    return;
+  }
+  const ScanHead<T> head{in, out, static_cast<int>(head_count)};
+  const T* body_in = in + head_count;
+  T* body_out = out + head_count;
+  const std::int64_t body = n - head_count;
+  // One 64 KB tile is one launch of the single-tile kernel (no scratch); from 2^22 the
+  // reduce-ahead kernel; in between, and wherever it cannot run, the look-back kernel.
+  const bool one_tile = body <= library_single_launch_max<T>;
+  if (!((one_tile || body >= library_reduce_ahead_min) &&
+        launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive>(body_in, body_out, body, stream,
+                                                                  0, head)))
+    launch_lookback_scan<T, LibraryShape<T>, Inclusive>(body_in, body_out, body, stream, head);
 }
 
 } // namespace

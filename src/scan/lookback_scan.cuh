@@ -39,6 +39,38 @@ using lb::Access;
 using lb::load_segment;
 using lb::load_segment_guarded;
 
+// The elements of a misaligned call ahead of its first 16-byte boundary (fewer than 16 bytes):
+// the aligned kernels scan from the boundary on, and the block that owns tile 0 scans these
+// first, writes them, and starts tile 0 from their sum. Only that block reads in[0, count), and
+// it reads them before it writes out[0, count), so in == out stays safe.
+template <class T> struct ScanHead {
+  const T* in = nullptr;
+  T* out = nullptr;
+  int count = 0;
+  // One thread: scans and writes the head, returns its sum (0 without a head).
+  template <bool Inclusive> __device__ T scan() const {
+    T running = T(0);
+    for (int i = 0; i < count; ++i) {
+      const T x = in[i];
+      if constexpr (Inclusive) {
+        running += x;
+        out[i] = running;
+      } else {
+        out[i] = running;
+        running += x;
+      }
+    }
+    return running;
+  }
+  // Every lane of a warp: the head's sum when `tile` is 0 (lane 0 scans it), else 0.
+  template <bool Inclusive> __device__ T warp_scan_for(std::int64_t tile, int lane) const {
+    if (tile != 0 || count == 0)
+      return T(0);
+    const T sum = lane == 0 ? scan<Inclusive>() : T(0);
+    return __shfl_sync(lb::full_mask, sum, 0);
+  }
+};
+
 // The scanned access: element k gets `running` plus the elements before it (exclusive) or up to
 // and including it (inclusive).
 template <bool Inclusive, class T, int W>
@@ -79,19 +111,20 @@ __device__ __forceinline__ T access_prefixes(const T (&x)[A][W], T (&before)[A],
 // The early-aggregate kernels' warp 0, once every warp has parked its total in s_warp[warp]:
 // publishes the tile's aggregate, looks back, and writes each warp's exclusive prefix (the tile's
 // prefix plus the warps before it) to prefixes[warp].
-template <class Shape, class T>
+template <class Shape, bool Inclusive, class T>
 __device__ __forceinline__ void early_warp_prefixes(const T* s_warp, T* prefixes, void* scratch,
                                                     std::int64_t tiles, std::int64_t tile,
-                                                    int lane) {
+                                                    int lane, const ScanHead<T>& head) {
   T aggregate;
   const T exclusive =
       lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
+  const T first = head.template warp_scan_for<Inclusive>(tile, lane);
   const auto status =
       lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
   if (lane == 0)
-    status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, aggregate);
+    status.publish(tile, tile == 0 ? lb::flag_prefix : lb::flag_aggregate, first + aggregate);
   const T tile_prefix =
-      tile == 0 ? T(0) : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
+      tile == 0 ? first : lb::walk_back<Shape::backoff>(status, tile, aggregate, lane);
   if (lane < Shape::warps)
     prefixes[lane] = tile_prefix + exclusive;
 }
@@ -148,7 +181,8 @@ struct TileShape {
 // SingleTile: the whole input is one tile; no counter, no status, no look-back (one launch).
 template <class T, class Shape, bool Inclusive, bool SingleTile>
 __global__ void __launch_bounds__(Shape::threads)
-    lookback_scan_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles) {
+    lookback_scan_kernel(const T* in, T* out, std::int64_t n, void* scratch, std::int64_t tiles,
+                         ScanHead<T> head) {
   constexpr int W = Shape::width, A = Shape::accesses;
   __shared__ std::int64_t s_tile;
   __shared__ T s_warp[Shape::warps];
@@ -205,11 +239,11 @@ __global__ void __launch_bounds__(Shape::threads)
     T aggregate;
     const T exclusive =
         lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
-    T tile_prefix = T(0);
+    T tile_prefix = head.template warp_scan_for<Inclusive>(tile, lane);
     if constexpr (!SingleTile) {
       const auto status =
           lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
-      tile_prefix = lb::tile_exclusive_prefix(status, tile, aggregate, lane);
+      tile_prefix = lb::tile_exclusive_prefix(status, tile, aggregate, lane, tile_prefix);
     }
     if (lane < Shape::warps)
       s_warp[lane] = tile_prefix + exclusive;
@@ -231,7 +265,7 @@ __global__ void __launch_bounds__(Shape::threads)
 template <class T, class Shape, bool Inclusive>
 __global__ void __launch_bounds__(Shape::threads)
     lookback_scan_early_kernel(const T* in, T* out, std::int64_t n, void* scratch,
-                               std::int64_t tiles) {
+                               std::int64_t tiles, ScanHead<T> head) {
   constexpr int W = Shape::width, A = Shape::accesses;
   __shared__ std::int64_t s_tile;
   __shared__ T s_warp[Shape::warps];
@@ -283,7 +317,7 @@ __global__ void __launch_bounds__(Shape::threads)
   __syncthreads();
 
   if (warp == 0)
-    early_warp_prefixes<Shape>(s_warp, s_prefix, scratch, tiles, tile, lane);
+    early_warp_prefixes<Shape, Inclusive>(s_warp, s_prefix, scratch, tiles, tile, lane, head);
   // Warps 1.. scan their accesses while warp 0 walks back; warp 0 after its walk.
   T before[A];
   access_prefixes(x, before, lane);
@@ -357,7 +391,7 @@ template <class T, class Shape> constexpr std::size_t staged_shared_bytes() {
 template <class T, class Shape, bool Inclusive>
 __global__ void __launch_bounds__(Shape::threads)
     lookback_scan_staged_kernel(const T* in, T* out, std::int64_t n, void* scratch,
-                                std::int64_t tiles) {
+                                std::int64_t tiles, ScanHead<T> head) {
   constexpr int W = Shape::width;
   extern __shared__ __align__(128) unsigned char staged_bytes[];
   T* s_data = reinterpret_cast<T*>(staged_bytes);
@@ -418,7 +452,7 @@ __global__ void __launch_bounds__(Shape::threads)
     s_warp[warp] = warp_total;
   __syncthreads();
   if (warp == 0)
-    early_warp_prefixes<Shape>(s_warp, s_prefix, scratch, tiles, tile, lane);
+    early_warp_prefixes<Shape, Inclusive>(s_warp, s_prefix, scratch, tiles, tile, lane, head);
   __syncthreads();
   const std::int64_t segment =
       tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;
@@ -436,14 +470,17 @@ template <class T, class Shape, bool Inclusive> constexpr const void* lookback_k
 
 // One call: a single launch when n fits one tile; else scratch (counter + status) from the pool,
 // zeroed, the kernel over ceil(n / tile) blocks, and the scratch freed, all on `stream`.
+// `head`: elements scanned ahead of `in` (a misaligned call's realignment), see ScanHead; n may
+// then be 0 (the head alone).
 template <class T, class Shape, bool Inclusive>
-void launch_lookback_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
-  if (n <= 0)
+void launch_lookback_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream,
+                          ScanHead<T> head = {}) {
+  if (n <= 0 && head.count == 0)
     return;
-  const std::int64_t tiles = (n + Shape::items - 1) / Shape::items;
+  const std::int64_t tiles = std::max<std::int64_t>(1, (n + Shape::items - 1) / Shape::items);
   if (tiles == 1) {
     lookback_scan_kernel<T, Shape, Inclusive, true>
-        <<<1, Shape::threads, 0, stream>>>(in, out, n, nullptr, 1);
+        <<<1, Shape::threads, 0, stream>>>(in, out, n, nullptr, 1, head);
     LADDER_CUDA(cudaGetLastError());
     return;
   }
@@ -454,7 +491,8 @@ void launch_lookback_scan(const T* in, T* out, std::int64_t n, cudaStream_t stre
   LADDER_CUDA(cudaMemsetAsync(scratch, 0, bytes, stream));
   if constexpr (Shape::kernel == kernel_early)
     lookback_scan_early_kernel<T, Shape, Inclusive>
-        <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(in, out, n, scratch, tiles);
+        <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(in, out, n, scratch, tiles,
+                                                                      head);
   else if constexpr (Shape::kernel == kernel_staged) {
     constexpr std::size_t shared = staged_shared_bytes<T, Shape>();
     if constexpr (shared > 48 * 1024) { // above the default limit: opt in (once per instantiation)
@@ -465,10 +503,11 @@ void launch_lookback_scan(const T* in, T* out, std::int64_t n, cudaStream_t stre
     }
     lookback_scan_staged_kernel<T, Shape, Inclusive>
         <<<static_cast<unsigned>(tiles), Shape::threads, shared, stream>>>(in, out, n, scratch,
-                                                                           tiles);
+                                                                           tiles, head);
   } else
     lookback_scan_kernel<T, Shape, Inclusive, false>
-        <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(in, out, n, scratch, tiles);
+        <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(in, out, n, scratch, tiles,
+                                                                      head);
   LADDER_CUDA(cudaGetLastError());
   owned.release();
 }
@@ -558,7 +597,7 @@ void launch_lookback_scan_pipelined(const T* in, T* out, std::int64_t n, cudaStr
   const std::int64_t tiles = (n + Shape::items - 1) / Shape::items;
   if (tiles == 1) {
     lookback_scan_kernel<T, Shape, Inclusive, true>
-        <<<1, Shape::threads, 0, stream>>>(in, out, n, nullptr, 1);
+        <<<1, Shape::threads, 0, stream>>>(in, out, n, nullptr, 1, ScanHead<T>{});
     LADDER_CUDA(cudaGetLastError());
     return;
   }

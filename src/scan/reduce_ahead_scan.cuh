@@ -64,7 +64,7 @@ using AheadTile =
 template <class T, class Ahead, bool Inclusive>
 __global__ void __launch_bounds__(Ahead::threads)
     reduce_ahead_scan_kernel(const T* in, T* out, std::int64_t n, void* scratch,
-                             std::int64_t tiles) {
+                             std::int64_t tiles, ScanHead<T> head) {
   using Tile = AheadTile<T, Ahead>;
   constexpr int S = Ahead::stages, R = Ahead::ahead, Items = Tile::items, Warps = Tile::warps,
                 W = Tile::width;
@@ -73,6 +73,7 @@ __global__ void __launch_bounds__(Ahead::threads)
   __shared__ T s_warp_totals[S][Warps]; // per stage: its tile's warp totals (from the reduce)
   __shared__ T s_partial[Warps];
   __shared__ T s_prefix[Warps];
+  __shared__ T s_first; // block 0: the sum of a misaligned call's head (what precedes tile 0)
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::int64_t grid = gridDim.x, block = blockIdx.x;
   const auto status =
@@ -84,12 +85,14 @@ __global__ void __launch_bounds__(Ahead::threads)
   // Bit s: the phase of s_bar[s] that the next bulk copy into stage s completes.
   unsigned parity = 0;
 
-  if constexpr (bulk) {
-    if (threadIdx.x == 0)
+  if (threadIdx.x == 0) {
+    if constexpr (bulk)
       for (int s = 0; s < S; ++s)
         barrier_init(&s_bar[s], 1);
-    __syncthreads();
+    s_first = block == 0 ? head.template scan<Inclusive>() : T(0);
   }
+  __syncthreads();
+  const T head_sum = s_first;
   // Starts filling stage s with tile t: one bulk copy (thread 0) for a full tile; element loads
   // by every thread for the last, partial tile (or without the bulk copy engine).
   auto fill = [&](std::int64_t t, int s) {
@@ -133,8 +136,8 @@ __global__ void __launch_bounds__(Ahead::threads)
     __syncthreads();
     if (warp == 0) {
       const T aggregate = lb::warp_sum(lane < Warps ? s_warp_totals[s][lane] : T(0));
-      if (lane == 0)
-        status.publish(t, lb::flag_aggregate, aggregate);
+      if (lane == 0) // tile 0's published aggregate carries the head, so every later tile sees it
+        status.publish(t, lb::flag_aggregate, t == 0 ? head_sum + aggregate : aggregate);
     }
   };
   // The sum of the published aggregates of tiles [first, first + count), in every thread.
@@ -176,8 +179,8 @@ __global__ void __launch_bounds__(Ahead::threads)
       T tile_total;
       const T before =
           lb::warp_exclusive_scan(lane < Warps ? s_warp_totals[s][lane] : T(0), lane, tile_total);
-      if (lane < Warps)
-        s_prefix[lane] = exclusive + before;
+      if (lane < Warps) // `exclusive` sums published aggregates: tile 0 adds the head itself
+        s_prefix[lane] = exclusive + (t == 0 ? head_sum : T(0)) + before;
     }
     __syncthreads();
     staged_scan_store<Tile, Inclusive>(segment_of(s), s_prefix[warp], out,
@@ -224,14 +227,14 @@ template <class T, class Ahead, bool Inclusive> std::int64_t reduce_ahead_reside
 // max_blocks > 0 caps the grid (the tests use it to run many rows on small inputs).
 template <class T, class Ahead, bool Inclusive>
 bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream,
-                              std::int64_t max_blocks = 0) {
-  if (n <= 0)
+                              std::int64_t max_blocks = 0, ScanHead<T> head = {}) {
+  if (n <= 0 && head.count == 0)
     return true;
   using Tile = AheadTile<T, Ahead>;
-  const std::int64_t tiles = (n + Tile::items - 1) / Tile::items;
+  const std::int64_t tiles = std::max<std::int64_t>(1, (n + Tile::items - 1) / Tile::items);
   if (tiles == 1) {
     lookback_scan_kernel<T, Tile, Inclusive, true>
-        <<<1, Tile::threads, 0, stream>>>(in, out, n, nullptr, 1);
+        <<<1, Tile::threads, 0, stream>>>(in, out, n, nullptr, 1, head);
     LADDER_CUDA(cudaGetLastError());
     return true;
   }
@@ -261,7 +264,7 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
   config.attrs = &cooperative;
   config.numAttrs = 1;
   const cudaError_t launched = cudaLaunchKernelEx(
-      &config, reduce_ahead_scan_kernel<T, Ahead, Inclusive>, in, out, n, scratch, tiles);
+      &config, reduce_ahead_scan_kernel<T, Ahead, Inclusive>, in, out, n, scratch, tiles, head);
   owned.release();
   if (launched == cudaErrorCooperativeLaunchTooLarge) {
     (void)cudaGetLastError(); // not sticky; the caller's fallback must not see it

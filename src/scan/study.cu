@@ -39,10 +39,10 @@ std::string joined(std::string a, const std::string& b) {
 struct GraphCount {
   int kernels = 0, memsets = 0, other = 0;
 };
-std::optional<GraphCount> capture_library_call(std::int64_t n, const DeviceBuffer<std::int32_t>& in,
-                                               const DeviceBuffer<std::int32_t>& out) {
+std::optional<GraphCount> capture_library_call(std::int64_t n, const std::int32_t* in,
+                                               std::int32_t* out) {
   Stream stream;
-  exclusive_scan(in.data(), out.data(), n, stream.get()); // the pool exists before the capture
+  exclusive_scan(in, out, n, stream.get()); // the pool exists before the capture
   LADDER_CUDA(cudaStreamSynchronize(stream));
   cudaGraph_t graph = nullptr;
   if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
@@ -51,7 +51,7 @@ std::optional<GraphCount> capture_library_call(std::int64_t n, const DeviceBuffe
   }
   bool failed = false;
   try {
-    exclusive_scan(in.data(), out.data(), n, stream.get());
+    exclusive_scan(in, out, n, stream.get());
   } catch (const std::exception&) {
     failed = true;
   }
@@ -76,24 +76,43 @@ std::optional<GraphCount> capture_library_call(std::int64_t n, const DeviceBuffe
   return c;
 }
 
+// Where a case's pointers sit: `in` and `out` this many elements past a 256-byte boundary.
+struct Offsets {
+  int in = 0, out = 0;
+  bool aligned() const { return in == 0 && out == 0; }
+};
+
+std::string offsets_label(Offsets o) {
+  if (o.aligned())
+    return "";
+  const auto one = [](const char* name, int k) {
+    return std::string(name) + (k == 0 ? " aligned" : " + " + std::to_string(k));
+  };
+  return one("in", o.in) + ", " + one("out", o.out) + " elements";
+}
+
 // One scan input of n elements, its host copy and the CPU's answer.
 template <class T> struct ScanCase {
   std::int64_t n;
+  Offsets offsets;
   std::uint64_t seed = fresh_seed();
-  DeviceBuffer<T> in, out;
+  DeviceBuffer<T> in_buffer, out_buffer;
+  T* in;  // in_buffer + offsets.in
+  T* out; // out_buffer + offsets.out
   PinnedBuffer<T> host_in, host_out;
   std::vector<T> expected;
   Measurement cpu_time;
 
-  ScanCase(std::int64_t count, Stream& stream)
-      : n(count), in(static_cast<std::size_t>(count)), out(static_cast<std::size_t>(count)),
-        host_in(static_cast<std::size_t>(count)), host_out(static_cast<std::size_t>(count)),
-        expected(static_cast<std::size_t>(count)) {
+  ScanCase(std::int64_t count, Stream& stream, Offsets at = {})
+      : n(count), offsets(at), in_buffer(static_cast<std::size_t>(count + at.in)),
+        out_buffer(static_cast<std::size_t>(count + at.out)), in(in_buffer.data() + at.in),
+        out(out_buffer.data() + at.out), host_in(static_cast<std::size_t>(count)),
+        host_out(static_cast<std::size_t>(count)), expected(static_cast<std::size_t>(count)) {
     if constexpr (std::is_floating_point_v<T>)
-      fill_random<T>(in.data(), n, seed, -1.0, 1.0, stream);
+      fill_random<T>(in, n, seed, -1.0, 1.0, stream);
     else
-      fill_random<T>(in.data(), n, seed, -1000.0, 1000.0, stream);
-    copy_to_host(host_in, in.data(), in.size(), stream);
+      fill_random<T>(in, n, seed, -1000.0, 1000.0, stream);
+    copy_to_host(host_in, in, host_in.size(), stream);
     const std::span<const T> input(host_in.data(), host_in.size());
     cpu_time = time_on_host([&] { cpu_exclusive_scan<T>(input, expected); });
   }
@@ -102,7 +121,7 @@ template <class T> struct ScanCase {
     const auto count = static_cast<std::size_t>(n);
     const std::span<const T> input(host_in.data(), count);
     return check_output(
-        out.data(), count, host_out, [&](cudaStream_t l) { launch(in.data(), out.data(), n, l); },
+        out, count, host_out, [&](cudaStream_t l) { launch(in, out, n, l); },
         [&](std::span<const T> got) {
           if (!rung.computes_scan)
             return compare_exact<T>(got, input);
@@ -132,12 +151,16 @@ void measure(const RunContext& ctx, const Rung& rung, ScanCase<T>& c, Row& row, 
     return;
   }
   const ScanLaunch<T> launch = launcher<T>(rung);
+  // The rungs of the story assume cudaMalloc'd pointers; the library call and the references
+  // take any alignment.
+  const bool any_alignment = rung.info.role == Role::library || rung.info.role == Role::reference;
+  const char* unsupported =
+      c.offsets.aligned() || any_alignment ? rung.unsupported(c.n)
+                                           : "the ladder's rungs assume 256-byte aligned pointers";
   measure_rung(
-      ctx, std::string("scan ") + type_name<T>() + " n = " + count_label(c.n), row,
-      rung.unsupported(c.n), [&](cudaStream_t st) { return c.check(rung, launch, st); },
-      {{0, [&](cudaStream_t st) { launch(c.in.data(), c.out.data(), c.n, st); },
-        ctx.options.timing}},
-      stream);
+      ctx, std::string("scan ") + type_name<T>() + " n = " + count_label(c.n), row, unsupported,
+      [&](cudaStream_t st) { return c.check(rung, launch, st); },
+      {{0, [&](cudaStream_t st) { launch(c.in, c.out, c.n, st); }, ctx.options.timing}}, stream);
 }
 
 Table scan_table(const RunContext& ctx, const std::string& type, std::int64_t n) {
@@ -155,11 +178,16 @@ Table scan_table(const RunContext& ctx, const std::string& type, std::int64_t n)
 
 template <class T>
 Table run_scan_case(const RunContext& ctx, std::int64_t n, const std::string& label, bool headline,
-                    Stream& stream) {
+                    Stream& stream, Offsets offsets = {}) {
   Table table = scan_table(ctx, type_name<T>(), n);
   table.headline = headline;
+  if (!offsets.aligned()) {
+    table.title += ", " + offsets_label(offsets);
+    table.params["in_offset_elements"] = offsets.in;
+    table.params["out_offset_elements"] = offsets.out;
+  }
   table.case_label = joined(label, l2_label(ctx, table.work.bytes_read + table.work.bytes_written));
-  ScanCase<T> c(n, stream);
+  ScanCase<T> c(n, stream, offsets);
   table.params["seed"] = c.seed; // replays the inputs: fill_random(seed, n)
   table.footnotes.push_back("random input seed " + std::to_string(c.seed) +
                             (std::is_floating_point_v<T> ? ", uniform in [-1, 1)"
@@ -167,7 +195,8 @@ Table run_scan_case(const RunContext& ctx, std::int64_t n, const std::string& la
   for_each_shown_rung(ctx, registry(), table,
                       [&](const Rung& rung, Row& row) { measure<T>(ctx, rung, c, row, stream); });
   if constexpr (!std::is_floating_point_v<T>) {
-    if (const auto graph = capture_library_call(n, c.in, c.out)) {
+    if (const auto graph = offsets.aligned() ? capture_library_call(n, c.in, c.out)
+                                             : std::optional<GraphCount>{}) {
       table.params["library_kernel_launches"] = graph->kernels;
       table.params["library_memsets"] = graph->memsets;
       table.footnotes.push_back("ladder::exclusive_scan at this size, captured into a graph: " +
@@ -266,21 +295,33 @@ Sweep sweep(const RunContext& ctx, int from_log2, int to_log2, Stream& stream) {
   }
   Sweep s;
   s.study = "scan";
-  s.title = "exclusive scan sweep (int32): ladder, CUB and one CPU core";
-  s.series = {{"ladder", Role::library}, {"CUB", Role::reference}, {"CPU", Role::seed}};
-  s.ratios = {{"x CUB", 0, 1}, {"x CPU", 0, 2}};
+  s.title = "exclusive scan sweep (int32): ladder, CUB and one CPU core; aligned and with both "
+            "pointers one element past a 16-byte boundary";
+  s.series = {{"ladder", Role::library},
+              {"CUB", Role::reference},
+              {"CPU", Role::seed},
+              {"ladder, in/out + 1", Role::library},
+              {"CUB, in/out + 1", Role::reference}};
+  s.ratios = {{"x CUB", 0, 1}, {"x CPU", 0, 2}, {"x CUB (+1)", 3, 4}};
   for (int k = from_log2; k <= to_log2; ++k) {
     const std::int64_t n = std::int64_t{1} << k;
-    ScanCase<std::int32_t> c(n, stream);
     SweepPoint point{n, count_label(n), {}, {}};
-    for (const Rung* rung : {library, vendor}) {
-      Row row = make_row(rung->info, "", 1);
-      measure<std::int32_t>(ctx, *rung, c, row, stream);
-      point.times.push_back(row.timings[0]);
-      point.checks.push_back(row.check);
+    const auto time_both = [&](ScanCase<std::int32_t>& c) {
+      for (const Rung* rung : {library, vendor}) {
+        Row row = make_row(rung->info, "", 1);
+        measure<std::int32_t>(ctx, *rung, c, row, stream);
+        point.times.push_back(row.timings[0]);
+        point.checks.push_back(row.check);
+      }
+    };
+    {
+      ScanCase<std::int32_t> c(n, stream);
+      time_both(c);
+      point.times.push_back(c.cpu_time);
+      point.checks.push_back(CheckStatus::passed);
     }
-    point.times.push_back(c.cpu_time);
-    point.checks.push_back(CheckStatus::passed);
+    ScanCase<std::int32_t> shifted(n, stream, {1, 1});
+    time_both(shifted);
     s.points.push_back(std::move(point));
   }
   s.footnotes.push_back(
@@ -304,6 +345,8 @@ StudyResults run(const RunContext& ctx) {
     tables.push_back(
         run_scan_case<std::int32_t>(ctx, 1000, "small: the course's kernels run", false, stream));
     tables.push_back(run_scan_case<std::int32_t>(ctx, 4097, "small", false, stream));
+    tables.push_back(run_scan_case<std::int32_t>(ctx, 65539, "small", false, stream, {1, 1}));
+    tables.push_back(run_scan_case<std::int32_t>(ctx, 65539, "small", false, stream, {1, 0}));
     tables.push_back(run_scan_case<float>(ctx, 65539, "small", false, stream));
     tables.push_back(run_compact_case(ctx, 100003, stream));
     results.sweeps.push_back(sweep(ctx, 10, 14, stream));
@@ -311,6 +354,12 @@ StudyResults run(const RunContext& ctx) {
   }
   const std::int64_t large = std::int64_t{1} << 28;
   tables.push_back(run_scan_case<std::int32_t>(ctx, large, "default size", true, stream));
+  tables.push_back(run_scan_case<std::int32_t>(
+      ctx, large, "default size, both pointers one element past a 16-byte boundary", false, stream,
+      {1, 1}));
+  tables.push_back(run_scan_case<std::int32_t>(
+      ctx, large, "default size, pointers at different offsets within 16 bytes", false, stream,
+      {1, 0}));
   tables.push_back(run_scan_case<float>(ctx, large, "default size", false, stream));
   tables.push_back(run_scan_case<std::int32_t>(
       ctx, 1024, "the course's one-block size, where its kernels run", false, stream));

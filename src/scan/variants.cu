@@ -309,6 +309,49 @@ void launch_compact(const std::int32_t* in, std::int32_t* out, std::int64_t n, s
   compact_async(in, out, n, Positive{}, count, stream);
 }
 
+// The look-back compaction (the library's path below 2^22 elements, under capture, and where a
+// cooperative launch is not available), at any size.
+void launch_compact_lookback(const std::int32_t* in, std::int32_t* out, std::int64_t n,
+                             std::int64_t* count, cudaStream_t stream) {
+  if (n == 0)
+    return compact_async(in, out, n, Positive{}, count, stream);
+  ladder::detail::compact_impl::launch<std::int32_t, 4>(in, out, n, Positive{}, count, stream);
+}
+
+// Reduce-ahead compaction shapes (threads, 16-byte accesses per thread, stages, rows ahead).
+template <class Shape>
+void launch_compact_ahead(const std::int32_t* in, std::int32_t* out, std::int64_t n,
+                          std::int64_t* count, cudaStream_t stream) {
+  if (n == 0)
+    return compact_async(in, out, n, Positive{}, count, stream);
+  if (!ladder::detail::compact_impl::launch_ahead<std::int32_t, Shape>(in, out, n, Positive{},
+                                                                      count, stream))
+    throw CudaError(cudaErrorCooperativeLaunchTooLarge, "reduce-ahead compaction rung",
+                    "this device cannot launch the grid cooperatively");
+}
+
+template <class Shape> const void* compact_ahead_address() {
+  return reinterpret_cast<const void*>(
+      &ladder::detail::compact_impl::compact_ahead_kernel<std::int32_t, Shape, Positive>);
+}
+
+template <int Threads, int Accesses, int Stages, int Ahead>
+CompactRung compact_ahead_variant(std::string_view name, std::string_view idea) {
+  using Shape = ladder::detail::compact_impl::AheadShape<Threads, Accesses, Stages, Ahead>;
+  return CompactRung{.info = {.name = name,
+                              .idea = idea,
+                              .role = Role::variant,
+                              .variant_of = "reduce_ahead_64k_s3_r2",
+                              .params = {{{"threads", Threads},
+                                          {"accesses", Accesses},
+                                          {"stages", Stages},
+                                          {"ahead", Ahead}}},
+                              .kernel = compact_ahead_address<Shape>(),
+                              .block_threads = Threads,
+                              .dynamic_shared_bytes = Shape::template shared_bytes<std::int32_t>},
+                     .launch = launch_compact_ahead<Shape>};
+}
+
 void launch_cub_select(const std::int32_t* in, std::int32_t* out, std::int64_t n,
                        std::int64_t* count, cudaStream_t stream) {
   static DeviceBuffer<std::uint8_t> temp;
@@ -720,10 +763,25 @@ std::span<const Rung> registry() {
 
 std::span<const CompactRung> compact_registry() {
   static const std::array rungs = {
+      CompactRung{.info = {.name = "compact_lookback_v16",
+                           .idea = "flags, warp-shuffle scan and decoupled look-back in one pass",
+                           .role = Role::variant,
+                           .variant_of = "lookback_v16"},
+                  .launch = launch_compact_lookback},
+      compact_ahead_variant<256, 8, 3, 2>("compact_ahead_32k_s3_r2",
+                                          "reduce-ahead compaction, 32 KB tiles, 256 threads"),
+      compact_ahead_variant<256, 4, 4, 2>("compact_ahead_16k_s4_r2",
+                                          "reduce-ahead compaction, 16 KB tiles, 4 stages"),
+      compact_ahead_variant<512, 4, 6, 2>("compact_ahead_32k_s6_r2_t512",
+                                          "reduce-ahead compaction, 32 KB tiles, 6 stages"),
+      compact_ahead_variant<512, 8, 3, 1>("compact_ahead_64k_s3_r1",
+                                          "reduce-ahead compaction, counted one row ahead"),
+      compact_ahead_variant<1024, 4, 3, 2>("compact_ahead_64k_s3_r2_t1024",
+                                           "reduce-ahead compaction, 1024 threads"),
       CompactRung{
           .info = {.name = "ladder::compact",
-                   .idea =
-                       "flags, warp-shuffle scan and look-back in one pass; count on the device",
+                   .idea = "predicate bits counted two rows of tiles ahead (reduce-ahead), "
+                           "offsets from published counts; count on the device",
                    .role = Role::library},
           .launch = launch_compact},
       CompactRung{.info = {.name = "cub::DeviceSelect::If",

@@ -7,6 +7,8 @@
 #include "core/sizes.hpp"
 #include "core/study.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <map>
 
 namespace ladder::lab::transpose {
@@ -111,12 +113,143 @@ Table run_case(const RunContext& ctx, const Case& c, Stream& stream) {
   return table;
 }
 
+// --- element sizes -----------------------------------------------------------------------------
+
+std::string element_type_name(int bytes) {
+  switch (bytes) {
+  case 1: return "1-byte (int8)";
+  case 2: return "2-byte (half)";
+  case 4: return "4-byte (float)";
+  case 8: return "8-byte (double)";
+  default: return "16-byte (double2)";
+  }
+}
+
+// One matrix of 1 GiB per element size (2 GiB moved, far past the L2), as square as powers of
+// two allow: 8-byte elements at 8192 x 16384, the shape the library is held to against
+// cublasDgeam. --small: a shape every aligned kernel takes (multiples of 16 elements), tiles
+// partly outside it.
+Shape element_shape(const RunContext& ctx, int bytes) {
+  if (ctx.options.small)
+    return {208, 144};
+  switch (bytes) {
+  case 1: return {32768, 32768};
+  case 2: return {16384, 32768};
+  case 4: return {16384, 16384};
+  case 8: return {8192, 16384};
+  default: return {8192, 8192};
+  }
+}
+
+// The element-size table for `bytes`: every shown row of the element registry, checked bytewise
+// against the CPU and timed.
+Table run_element_case(const RunContext& ctx, int bytes, Stream& stream) {
+  const Shape s = element_shape(ctx, bytes);
+  const auto n = static_cast<std::size_t>(s.rows * s.cols);
+  const std::size_t total = n * static_cast<std::size_t>(bytes);
+  Table table;
+  table.study = "transpose";
+  table.title = "transpose " + extent_label(s) + ", " + element_type_name(bytes) + " elements";
+  table.params = {{"rows", s.rows}, {"cols", s.cols}, {"element_bytes", bytes}};
+  table.work.elements = static_cast<double>(n);
+  table.work.bytes_read = table.work.bytes_written = static_cast<double>(total);
+  table.work.formula = "2 x rows x cols x " + std::to_string(bytes) + " B";
+  table.peak = ctx.peak(Bound::dram_copy);
+  table.groups = {"loop over launches"};
+  if (2.0 * static_cast<double>(total) < 4.0 * static_cast<double>(ctx.device.l2_bytes))
+    table.case_label = "fits in L2 or nearly: cache speed, not DRAM";
+
+  // Random 32-bit words: every element size sees random bytes.
+  DeviceBuffer<std::uint32_t> in(total / 4), out(total / 4);
+  const std::uint64_t seed = fresh_seed();
+  fill_random<std::uint32_t>(in.data(), static_cast<std::int64_t>(total / 4), seed, 1.0,
+                             4294967295.0, stream);
+  PinnedBuffer<std::byte> host_in(total), host_out(total);
+  LADDER_CUDA(cudaMemcpyAsync(host_in.data(), in.data(), total, cudaMemcpyDeviceToHost, stream));
+  LADDER_CUDA(cudaStreamSynchronize(stream));
+  std::vector<std::byte> transposed;
+  const std::span<const std::byte> input(host_in.data(), total);
+  table.params["seed"] = seed; // replays the input: fill_random<uint32>(seed, bytes / 4, 1, 2^32 - 1)
+  table.footnotes.push_back("random input seed " + std::to_string(seed) +
+                            " (random 32-bit words, so random bytes for every element size)");
+
+  for_each_shown_rung(ctx, element_registry(), table, [&](const ElementRung& rung, Row& row) {
+    const auto check = [&](cudaStream_t st) {
+      poison(out.data(), total, st);
+      rung.launch(in.data(), out.data(), s, bytes, st);
+      check_launch(row.name.c_str());
+      LADDER_CUDA(cudaMemcpyAsync(host_out.data(), out.data(), total, cudaMemcpyDeviceToHost, st));
+      LADDER_CUDA(cudaStreamSynchronize(st));
+      const std::span<const std::byte> got(host_out.data(), total);
+      if (rung.result == Result::copy)
+        return compare_elements(got, input, bytes, s.cols);
+      if (transposed.empty()) {
+        transposed.resize(total);
+        cpu_transpose_bytes(input, transposed, s.rows, s.cols, bytes);
+      }
+      return compare_elements(got, transposed, bytes, s.rows);
+    };
+    measure_rung(ctx, "transpose " + extent_label(s) + " " + std::to_string(bytes) + " B", row,
+                 rung.unsupported(s, bytes), check,
+                 {{0, [&](cudaStream_t st) { rung.launch(in.data(), out.data(), s, bytes, st); },
+                   ctx.options.timing}},
+                 stream);
+  });
+  return table;
+}
+
+// The element-size sweep from the element tables: one row per element size, the library call
+// beside the copy of the same bytes and cuBLAS geam.
+Sweep element_sweep(const std::vector<Table>& tables) {
+  Sweep sw;
+  sw.study = "transpose";
+  sw.title = "transpose by element size: ladder::transpose, cudaMemcpy of the same bytes, cuBLAS geam";
+  sw.parameter = "element bytes";
+  // The copy is the bound, not a vendor: its series is kept out of the summary's "x vendor" range.
+  sw.series = {{"ladder", Role::library}, {"cudaMemcpy", Role::seed}, {"cuBLAS geam", Role::reference}};
+  sw.ratios = {{"x copy", 0, 1}, {"x cuBLAS", 0, 2}};
+  for (const Table& t : tables) {
+    const int bytes = t.params["element_bytes"].get<int>();
+    SweepPoint point{bytes, std::to_string(bytes) + " B, " + extent_label({t.params["rows"].get<std::int64_t>(), t.params["cols"].get<std::int64_t>()}), {}, {}};
+    for (const char* name : {"ladder::transpose", "cudaMemcpy", "cublas_geam"}) {
+      const auto row = std::find_if(t.rows.begin(), t.rows.end(),
+                                    [&](const Row& r) { return r.name == name; });
+      point.times.push_back(row == t.rows.end() ? std::nullopt : row->timings[0]);
+      point.checks.push_back(row == t.rows.end() ? CheckStatus::skipped : row->check);
+    }
+    sw.points.push_back(std::move(point));
+  }
+  sw.footnotes.push_back("each matrix 1 GiB (2 GiB moved); x copy: the copy's time over the "
+                         "library's (1.00 = the bound); geam: cublasSgeam, cublasDgeam, "
+                         "cublasZgeam for 4, 8, 16 bytes (cuBLAS has none for 1 or 2)");
+  return sw;
+}
+
 StudyResults run(const RunContext& ctx) {
   Stream stream;
   StudyResults results;
   for (const Case& c : cases(ctx))
     results.tables.push_back(run_case(ctx, c, stream));
+  if (ctx.options.sizes.empty()) {
+    // The tables hold only the library and the references unless --all shows the tuning
+    // shapes; without --all only the sweep made from them is shown.
+    std::vector<Table> by_size;
+    for (const int bytes : element_sizes)
+      by_size.push_back(run_element_case(ctx, bytes, stream));
+    results.sweeps.push_back(element_sweep(by_size));
+    if (ctx.options.all)
+      for (Table& t : by_size)
+        results.tables.push_back(std::move(t));
+  }
   return results;
+}
+
+std::vector<RungInfo> rung_infos() {
+  std::vector<RungInfo> out = infos_of(registry());
+  for (const ElementRung& r : element_registry())
+    if (r.info.role == Role::variant)
+      out.push_back(r.info);
+  return out;
 }
 
 } // namespace
@@ -127,7 +260,7 @@ const Study& study() {
                        .course =
                            "\"Optimizing CUDA code\" (Moreno Maza, UWO CS4402), after NVIDIA's "
                            "\"Optimizing Matrix Transpose in CUDA\" (Ruetsch and Micikevicius)",
-                       .rungs = registry_infos<registry>,
+                       .rungs = rung_infos,
                        .run = run,
                        .check_size = check_size,
                        .size_syntax = "ROWSxCOLS"};

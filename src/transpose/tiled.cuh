@@ -262,6 +262,119 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
+// Elements of 1 or 2 bytes, packed in 4-byte words through shared memory. The generic kernel
+// moves such elements one at a time between shared memory and registers (16 one-byte shared
+// loads per 16-byte store): the shared-memory pipe, not DRAM, becomes the limit. Here a thread
+// of the store phase reads V words down one word column of the tile (V = 16 / element size
+// input rows, each word P = 4 / element size neighbouring elements of a row), transposes that
+// V x P block of elements in registers (byte permutes), and writes P whole 16-byte vectors, one
+// to each of P output rows: 4 bytes per shared-memory access instead of 1 or 2. Bank conflicts
+// are avoided by an XOR swizzle instead of padding: word column w of tile row i is stored at
+// w ^ swizzle(i / V), so the G = TileRows / V lanes that read the same word column at G different
+// row groups hit G different banks (padding cannot do that: the rows they read are V apart).
+// Needs what the aligned 16-byte kernel needs: rows and cols multiples of V, 16-byte aligned
+// pointers. Also built for 4-byte words (P = 1) as a tuning variant.
+// 4 x 4 bytes: word j of the result holds byte j of a, b, c, d (in that order).
+__device__ __forceinline__ void transpose_bytes_4x4(unsigned a, unsigned b, unsigned c,
+                                                    unsigned d, unsigned (&r)[4]) {
+  const unsigned ab_lo = __byte_perm(a, b, 0x5140), cd_lo = __byte_perm(c, d, 0x5140);
+  const unsigned ab_hi = __byte_perm(a, b, 0x7362), cd_hi = __byte_perm(c, d, 0x7362);
+  r[0] = __byte_perm(ab_lo, cd_lo, 0x5410);
+  r[1] = __byte_perm(ab_lo, cd_lo, 0x7632);
+  r[2] = __byte_perm(ab_hi, cd_hi, 0x5410);
+  r[3] = __byte_perm(ab_hi, cd_hi, 0x7632);
+}
+
+template <int Bytes, int TileRows, int TileWords, int Threads, bool Streaming>
+__global__ void __launch_bounds__(Threads)
+    packed_transpose_kernel(const typename WordOf<Bytes>::type* __restrict__ in_elements,
+                            typename WordOf<Bytes>::type* __restrict__ out_elements,
+                            std::int64_t rows, std::int64_t cols, TileOrder order,
+                            std::int64_t tiles, int nreps) {
+  static_assert(Bytes == 1 || Bytes == 2 || Bytes == 4, "words pack 1-, 2- or 4-byte elements");
+  constexpr int P = 4 / Bytes;       // elements per word
+  constexpr int V = 16 / Bytes;      // elements per 16-byte vector
+  constexpr int G = TileRows / V;    // row groups: lanes that share a word column
+  constexpr int TileCols = TileWords * P;
+  constexpr int vectors_per_row = TileWords / 4;
+  constexpr int loads = TileRows * vectors_per_row / Threads;
+  constexpr int items = G * TileWords / Threads; // store-phase items per thread
+  static_assert(TileRows % V == 0 && G <= 8 && 32 % G == 0,
+                "row groups: a power of two up to 8 (the swizzle keeps 4-word groups whole)");
+  static_assert(TileWords % 32 == 0, "whole bank rows per tile row");
+  static_assert(loads * Threads == TileRows * vectors_per_row && items * Threads == G * TileWords,
+                "threads must divide the tile");
+  constexpr int lanes_per_column = 32 / G;
+  __shared__ uint4 tile_storage[TileRows * TileWords / 4];
+  auto* tile = reinterpret_cast<unsigned*>(tile_storage);
+  const auto swizzle = [](int row) { return ((row / V) * lanes_per_column) & 31; };
+
+  for (int rep = 0; rep < nreps; ++rep) {
+    for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+      std::int64_t tr, tc;
+      order.locate(t, tr, tc);
+      const std::int64_t r0 = tr * TileRows, c0 = tc * TileCols;
+      uint4 staged[loads];
+#pragma unroll
+      for (int k = 0; k < loads; ++k) {
+        const int idx = static_cast<int>(threadIdx.x) + k * Threads;
+        const int i = idx / vectors_per_row, q = idx % vectors_per_row;
+        if (r0 + i < rows && c0 + q * V < cols)
+          staged[k] = load_global<Streaming>(
+              reinterpret_cast<const uint4*>(in_elements + (r0 + i) * cols + c0 + q * V));
+      }
+#pragma unroll
+      for (int k = 0; k < loads; ++k) {
+        const int idx = static_cast<int>(threadIdx.x) + k * Threads;
+        const int i = idx / vectors_per_row, q = idx % vectors_per_row;
+        *reinterpret_cast<uint4*>(tile + i * TileWords + ((q * 4) ^ swizzle(i))) = staged[k];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const int idx = static_cast<int>(threadIdx.x) + k * Threads;
+        const int g = idx % G, w = idx / G;
+        const std::int64_t r = r0 + static_cast<std::int64_t>(g) * V; // first output column
+        const std::int64_t c = c0 + static_cast<std::int64_t>(w) * P; // first output row
+        unsigned words[V];
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+          words[e] = tile[(g * V + e) * TileWords + (w ^ swizzle(g * V))];
+        uint4 vectors[P];
+        if constexpr (Bytes == 1) {
+          unsigned part[4][4]; // part[m][j]: bytes j of words 4m .. 4m + 3
+#pragma unroll
+          for (int m = 0; m < 4; ++m)
+            transpose_bytes_4x4(words[4 * m], words[4 * m + 1], words[4 * m + 2], words[4 * m + 3],
+                                part[m]);
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            vectors[j] = make_uint4(part[0][j], part[1][j], part[2][j], part[3][j]);
+        } else if constexpr (Bytes == 2) {
+          unsigned lo[4], hi[4];
+#pragma unroll
+          for (int m = 0; m < 4; ++m) {
+            lo[m] = __byte_perm(words[2 * m], words[2 * m + 1], 0x5410);
+            hi[m] = __byte_perm(words[2 * m], words[2 * m + 1], 0x7632);
+          }
+          vectors[0] = make_uint4(lo[0], lo[1], lo[2], lo[3]);
+          vectors[1] = make_uint4(hi[0], hi[1], hi[2], hi[3]);
+        } else {
+          vectors[0] = make_uint4(words[0], words[1], words[2], words[3]);
+        }
+        if (r < rows) {
+#pragma unroll
+          for (int j = 0; j < P; ++j)
+            if (c + j < cols)
+              store_global<Streaming>(reinterpret_cast<uint4*>(out_elements + (c + j) * rows + r),
+                                      vectors[j]);
+        }
+      }
+      __syncthreads(); // the tile is reused by the next iteration
+    }
+  }
+}
+
 // A tuned configuration: tile, threads per block, tile order and cache hint.
 // Persistent: launch as many blocks as fit on the GPU at once (the occupancy API says how many)
 // and let each walk several tiles, instead of one block per tile.
@@ -284,10 +397,34 @@ bool vector_path_applies(const void* in, const void* out, std::int64_t rows, std
 
 // Which kernel moves the tiles: scalar words, aligned 16-byte vectors, or 16-byte vectors at
 // any alignment.
-enum class Access { scalar, aligned_vector, any_alignment_vector };
+// packed: aligned 16-byte vectors with the elements (1, 2 or 4 bytes) packed in shared-memory words.
+enum class Access { scalar, aligned_vector, any_alignment_vector, packed };
+
+// Whether a shape builds for words W with access A (a shape holds whole vectors per thread).
+template <class W, class Shape, Access A> constexpr bool shape_fits() {
+  constexpr int R = Shape::tile_rows, C = Shape::tile_cols, T = Shape::threads;
+  if constexpr (A == Access::packed) {
+    if constexpr (sizeof(W) > 4 || (C * static_cast<int>(sizeof(W))) % 128 != 0)
+      return false;
+    else {
+      constexpr int V = 16 / sizeof(W), words = C * static_cast<int>(sizeof(W)) / 4, G = R / V;
+      return R % V == 0 && G >= 1 && G <= 8 && 32 % G == 0 && (R * words / 4) % T == 0 &&
+             (G * words) % T == 0;
+    }
+  } else if constexpr (A == Access::any_alignment_vector) {
+    return sizeof(W) < 16 && C % (16 / sizeof(W)) == 0 && R % sector_words<W>() == 0;
+  } else {
+    constexpr int V = vector_width<W, A == Access::aligned_vector>();
+    return C % V == 0 && R % V == 0 && (R * C / V) % T == 0 && R * C / V >= T;
+  }
+}
 
 template <class W, class Shape, Access A> constexpr auto tiled_kernel() {
-  if constexpr (A == Access::any_alignment_vector)
+  if constexpr (A == Access::packed)
+    return &packed_transpose_kernel<static_cast<int>(sizeof(W)), Shape::tile_rows,
+                                    Shape::tile_cols * static_cast<int>(sizeof(W)) / 4,
+                                    Shape::threads, Shape::streaming>;
+  else if constexpr (A == Access::any_alignment_vector)
     return &any_alignment_transpose_kernel<W, Shape::tile_rows, Shape::tile_cols, Shape::threads,
                                            Shape::streaming>;
   else
@@ -317,8 +454,13 @@ void launch_tiled(const W* in, W* out, std::int64_t rows, std::int64_t cols, int
     grid = std::min(grid, core::resident_blocks(resident, tiled_kernel_address<W, Shape, A>(), Shape::threads));
   }
   const auto blocks = static_cast<unsigned>(grid);
-  tiled_kernel<W, Shape, A>()<<<blocks, Shape::threads, 0, stream>>>(in, out, rows, cols, order,
-                                                                     tiles, nreps);
+  if constexpr (A == Access::packed)
+    tiled_kernel<W, Shape, A>()<<<blocks, Shape::threads, 0, stream>>>(
+        reinterpret_cast<const typename WordOf<sizeof(W)>::type*>(in),
+        reinterpret_cast<typename WordOf<sizeof(W)>::type*>(out), rows, cols, order, tiles, nreps);
+  else
+    tiled_kernel<W, Shape, A>()<<<blocks, Shape::threads, 0, stream>>>(in, out, rows, cols, order,
+                                                                       tiles, nreps);
   LADDER_CUDA(cudaGetLastError());
 }
 

@@ -16,6 +16,8 @@
 #include <cublas_v2.h>
 
 #include <array>
+#include <type_traits>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -218,7 +220,208 @@ const char* fits_cublas_int(Shape s) {
 
 const void* address(SeedKernel k) { return reinterpret_cast<const void*>(k); }
 
+// --- element sizes -----------------------------------------------------------------------------
+
+template <int Bytes> using ElementWord = typename transpose_detail::WordOf<Bytes>::type;
+using transpose_detail::shape_fits;
+
+// The packed kernel's shapes are given per element size by their row groups and words per tile
+// row: G row groups of V = 16 / bytes rows, `Words` 4-byte words of 4 / bytes elements per row.
+template <int G, int Words, int Threads, bool Streaming = true> struct Packed {
+  static constexpr bool streaming = Streaming;
+  template <int Bytes>
+  using tile =
+      TileShape<G * 16 / Bytes, Words * 4 / Bytes, Threads, 0, Streaming>;
+};
+
+// The tile of `Cfg` for `Bytes`-byte elements (packed shapes are given in row groups and words).
+template <int Bytes, class Cfg, Access A> struct TileFor {
+  using type = Cfg;
+};
+template <int Bytes, class Cfg> struct TileFor<Bytes, Cfg, Access::packed> {
+  using type = typename Cfg::template tile<(Bytes < 4 ? Bytes : 4)>;
+};
+
+// Whether `Cfg` builds for `Bytes` with access `A`, within the 48 KB of static shared memory.
+template <int Bytes, class Cfg, Access A> constexpr bool element_fits() {
+  if constexpr (A == Access::packed && Bytes > 4) {
+    return false;
+  } else {
+    using Tile = typename TileFor<Bytes, Cfg, A>::type;
+    using W = ElementWord<Bytes>;
+    constexpr std::size_t pad = A == Access::packed ? 0 : 1;
+    return shape_fits<W, Tile, A>() &&
+           std::size_t{Tile::tile_rows} * (Tile::tile_cols + pad) * Bytes <= 48 * 1024;
+  }
+}
+
+template <int Bytes, class Cfg, Access A>
+void launch_element_size(const void* in, void* out, Shape s, cudaStream_t stream) {
+  if constexpr (element_fits<Bytes, Cfg, A>()) {
+    using W = ElementWord<Bytes>;
+    using Tile = typename TileFor<Bytes, Cfg, A>::type;
+    transpose_detail::launch_tiled<W, Tile, A>(static_cast<const W*>(in), static_cast<W*>(out),
+                                               s.rows, s.cols, 1, stream);
+  }
+}
+
+template <class Cfg, Access A>
+void launch_element(const void* in, void* out, Shape s, int bytes, cudaStream_t stream) {
+  switch (bytes) {
+  case 1: return launch_element_size<1, Cfg, A>(in, out, s, stream);
+  case 2: return launch_element_size<2, Cfg, A>(in, out, s, stream);
+  case 4: return launch_element_size<4, Cfg, A>(in, out, s, stream);
+  case 8: return launch_element_size<8, Cfg, A>(in, out, s, stream);
+  case 16: return launch_element_size<16, Cfg, A>(in, out, s, stream);
+  default: throw std::invalid_argument("element size must be 1, 2, 4, 8 or 16 bytes");
+  }
+}
+
+template <class Cfg, Access A> const char* element_unsupported(Shape s, int bytes) {
+  const bool fits = bytes == 1    ? element_fits<1, Cfg, A>()
+                    : bytes == 2  ? element_fits<2, Cfg, A>()
+                    : bytes == 4  ? element_fits<4, Cfg, A>()
+                    : bytes == 8  ? element_fits<8, Cfg, A>()
+                    : bytes == 16 ? element_fits<16, Cfg, A>()
+                                  : false;
+  if (!fits)
+    return A == Access::packed && bytes > 4
+               ? "packed words: elements of 1, 2 or 4 bytes only"
+               : "this tile does not hold whole 16-byte vectors per thread of this element size";
+  const std::int64_t v = 16 / bytes;
+  if (s.rows % v != 0 || s.cols % v != 0)
+    return "aligned 16-byte rung: rows and cols must be multiples of 16 bytes of elements";
+  return nullptr;
+}
+
+void launch_element_library(const void* in, void* out, Shape s, int bytes, cudaStream_t stream) {
+  ladder::detail::transpose_bytes(in, out, s.rows, s.cols, static_cast<std::size_t>(bytes), stream);
+}
+
+const char* any_element_shape(Shape, int) { return nullptr; }
+
+void launch_element_memcpy(const void* in, void* out, Shape s, int bytes, cudaStream_t stream) {
+  LADDER_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(s.rows * s.cols) * bytes,
+                              cudaMemcpyDeviceToDevice, stream));
+}
+
+// cuBLAS geam with op(A) = transpose for the element sizes cuBLAS has a type of (as for floats,
+// launch_geam): S for 4 bytes, D for 8, Z (double complex) for 16. A transpose only moves bits,
+// so any 4-, 8- or 16-byte elements go through them unchanged (alpha = 1, beta = 0 never reads C).
+void launch_element_geam(const void* in, void* out, Shape s, int bytes, cudaStream_t stream) {
+  cublasHandle_t h = cublas_handle();
+  check_cublas(cublasSetStream(h, stream), "cublasSetStream");
+  const int m = static_cast<int>(s.rows), n = static_cast<int>(s.cols);
+  if (bytes == 4) {
+    const float one = 1, zero = 0;
+    const auto* a = static_cast<const float*>(in);
+    auto* c = static_cast<float*>(out);
+    check_cublas(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, a, n, &zero, c, m, c, m),
+                 "cublasSgeam");
+  } else if (bytes == 8) {
+    const double one = 1, zero = 0;
+    const auto* a = static_cast<const double*>(in);
+    auto* c = static_cast<double*>(out);
+    check_cublas(cublasDgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, a, n, &zero, c, m, c, m),
+                 "cublasDgeam");
+  } else if (bytes == 16) {
+    const cuDoubleComplex one{1, 0}, zero{0, 0};
+    const auto* a = static_cast<const cuDoubleComplex*>(in);
+    auto* c = static_cast<cuDoubleComplex*>(out);
+    check_cublas(cublasZgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, a, n, &zero, c, m, c, m),
+                 "cublasZgeam");
+  }
+}
+
+const char* element_geam_unsupported(Shape s, int bytes) {
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return "cuBLAS has no geam for elements of this size";
+  return fits_cublas_int(s);
+}
+
+template <class Cfg, Access A>
+ElementRung element_variant(std::string_view name, std::string_view idea, int rows_or_groups,
+                            int cols_or_words, int threads) {
+  const bool packed = A == Access::packed;
+  return ElementRung{
+      .info = {.name = name,
+               .idea = idea,
+               .role = Role::variant,
+               .variant_of = "tiled_64x64_v16_cs",
+               .params = {{{packed ? "row_groups" : "tile_rows", rows_or_groups},
+                           {packed ? "tile_words" : "tile_cols", cols_or_words},
+                           {"threads", threads},
+                           {"packed", packed ? 1 : 0},
+                           {"streaming", Cfg::streaming ? 1 : 0}}}},
+      .unsupported = element_unsupported<Cfg, A>,
+      .launch = launch_element<Cfg, A>};
+}
+
+template <int R, int C, int Threads, bool Streaming = true, int Group = 0>
+ElementRung tiled_element(std::string_view name, std::string_view idea) {
+  return element_variant<TileShape<R, C, Threads, Group, Streaming>, Access::aligned_vector>(
+      name, idea, R, C, Threads);
+}
+
+template <int G, int Words, int Threads, bool Streaming = true>
+ElementRung packed_element(std::string_view name, std::string_view idea) {
+  return element_variant<Packed<G, Words, Threads, Streaming>, Access::packed>(name, idea, G,
+                                                                                Words, Threads);
+}
+
 } // namespace
+
+std::span<const ElementRung> element_registry() {
+  static const std::vector<ElementRung> rungs = [] {
+    const char* tiled = "the 16-byte tiled kernel with this tile (elements), any element size";
+    const char* packed = "elements packed in 4-byte words in shared memory (G row groups of "
+                         "16 bytes of rows, words per tile row)";
+    std::vector<ElementRung> r = {
+        tiled_element<64, 64, 256>("elem_tiled_64x64_t256", tiled),
+        tiled_element<64, 64, 128>("elem_tiled_64x64_t128", tiled),
+        tiled_element<64, 64, 256, false>("elem_tiled_64x64_t256_nocs",
+                                          "as elem_tiled_64x64_t256 without streaming hints"),
+        tiled_element<64, 64, 256, true, 8>("elem_tiled_64x64_t256_g8",
+                                            "as elem_tiled_64x64_t256, 8 tile rows grouped"),
+        tiled_element<32, 32, 256>("elem_tiled_32x32_t256", tiled),
+        tiled_element<32, 32, 128>("elem_tiled_32x32_t128", tiled),
+        tiled_element<32, 32, 64>("elem_tiled_32x32_t64", tiled),
+        tiled_element<32, 64, 256>("elem_tiled_32x64_t256", tiled),
+        tiled_element<64, 32, 256>("elem_tiled_64x32_t256", tiled),
+        tiled_element<128, 64, 256>("elem_tiled_128x64_t256", tiled),
+        tiled_element<64, 128, 256>("elem_tiled_64x128_t256", tiled),
+        tiled_element<16, 64, 128>("elem_tiled_16x64_t128", tiled),
+        tiled_element<64, 16, 128>("elem_tiled_64x16_t128", tiled),
+        packed_element<8, 32, 256>("elem_packed_g8_w32_t256", packed),
+        packed_element<8, 64, 256>("elem_packed_g8_w64_t256", packed),
+        packed_element<8, 32, 128>("elem_packed_g8_w32_t128", packed),
+        packed_element<4, 32, 128>("elem_packed_g4_w32_t128", packed),
+        packed_element<4, 64, 256>("elem_packed_g4_w64_t256", packed),
+        packed_element<8, 64, 512>("elem_packed_g8_w64_t512", packed),
+        packed_element<8, 32, 256, false>("elem_packed_g8_w32_t256_nocs",
+                                          "as elem_packed_g8_w32_t256 without streaming hints"),
+    };
+    r.push_back({.info = {.name = "ladder::transpose",
+                          .idea = "the library call for elements of this size",
+                          .role = Role::library},
+                 .unsupported = any_element_shape,
+                 .launch = launch_element_library});
+    r.push_back({.info = {.name = "cudaMemcpy",
+                          .idea = "device-to-device copy of the same bytes: the bound",
+                          .role = Role::reference},
+                 .result = Result::copy,
+                 .unsupported = any_element_shape,
+                 .launch = launch_element_memcpy});
+    r.push_back({.info = {.name = "cublas_geam",
+                          .idea = "cuBLAS S/D/Zgeam with op(A) = transpose (4, 8, 16 bytes)",
+                          .role = Role::reference,
+                          .vendor = true},
+                 .unsupported = element_geam_unsupported,
+                 .launch = launch_element_geam});
+    return r;
+  }();
+  return rungs;
+}
 
 std::span<const Rung> registry() {
   using enum Result;

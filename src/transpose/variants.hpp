@@ -32,6 +32,22 @@ struct Rung {
 
 std::span<const Rung> registry();
 
+// The element-size rows: ladder::transpose and its tuning shapes for elements of 1, 2, 4, 8 and
+// 16 bytes, beside a cudaMemcpy of the same bytes (the bound) and cuBLAS geam where cuBLAS has
+// one (S 4 bytes, D 8, Z 16). Elements are raw bytes: a transpose never looks at the values.
+inline constexpr int element_sizes[] = {1, 2, 4, 8, 16};
+
+struct ElementRung {
+  RungInfo info;
+  Result result = Result::transpose;
+  // nullptr when the rung handles `shape` of `element_bytes`-byte elements, else why not.
+  const char* (*unsupported)(Shape shape, int element_bytes) = nullptr;
+  void (*launch)(const void* in, void* out, Shape shape, int element_bytes,
+                 cudaStream_t stream) = nullptr;
+};
+
+std::span<const ElementRung> element_registry();
+
 // The course's tile: 32 x 32 elements moved by 32 x 8 threads (each thread 4 elements).
 inline constexpr int seed_tile = 32;
 inline constexpr int seed_block_rows = 8;

@@ -17,7 +17,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <random>
+#include <span>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -263,6 +265,81 @@ TEST(ScanReduceAhead, ManyRowsOnAFewBlocks) {
     }
 }
 
+// A misaligned call's head (the elements before the first 16-byte boundary) on the reduce-ahead
+// kernel with many rows per block, in place too: the head's sum must reach every tile once.
+template <class T, bool Inclusive> void check_reduce_ahead_head(std::int64_t n, std::int64_t blocks, int head) {
+  using Shape = scan_detail::LibraryAheadShape;
+  for (bool in_place : {false, true}) {
+    DeviceBuffer<T> in(n + 4), out(n + 4);
+    fill<T>(in.data(), n, lab::fresh_seed(), nullptr);
+    const auto host_in = to_host(in.data(), n, nullptr);
+    T* dst = in_place ? in.data() : out.data();
+    if (!in_place)
+      lab::poison(out.data(), out.bytes(), nullptr);
+    const scan_detail::ScanHead<T> h{in.data(), dst, head};
+    ASSERT_TRUE((scan_detail::launch_reduce_ahead_scan<T, Shape, Inclusive>(
+        in.data() + head, dst + head, n - head, nullptr, blocks, h)));
+    EXPECT_EQ(check_scan<T>(to_host(dst, n, nullptr), host_in, Inclusive,
+                            scan_detail::AheadTile<T, Shape>::items),
+              "")
+        << "n = " << n << ", " << blocks << " blocks, head " << head << (in_place ? ", in place" : "");
+  }
+}
+
+TEST(ScanReduceAhead, HeadOfAMisalignedCallOnAFewBlocks) {
+  for (std::int64_t blocks : {1, 2, 3})
+    for (std::int64_t n : {5, 16387, 65539})
+      for (int head : {1, 3}) {
+        check_reduce_ahead_head<std::int32_t, false>(n, blocks, head);
+        check_reduce_ahead_head<std::uint32_t, true>(n, blocks, head);
+      }
+  check_reduce_ahead_head<std::int64_t, false>(65539, 2, 1);
+  check_reduce_ahead_head<std::int64_t, true>(65539, 3, 1);
+}
+
+// Every offset of in and out within 16 bytes (4-byte types: 0-3 elements; 8-byte: 0-1), exact,
+// at sizes around one tile and, outside --small, on the reduce-ahead path; equal offsets in place.
+template <class T> void check_every_alignment() {
+  lab::Stream stream;
+  constexpr int offsets = 16 / sizeof(T);
+  std::vector<std::int64_t> sizes = {1, 3, 4, 5, 4100, 16387, 100003};
+  if (!small_mode())
+    sizes.push_back(scan_detail::library_reduce_ahead_min + 5);
+  for (const std::int64_t n : sizes) {
+    DeviceBuffer<T> in_buffer(n + offsets), out_buffer(n + offsets + 1);
+    for (int in_offset = 0; in_offset < offsets; ++in_offset)
+      for (int out_offset = 0; out_offset < offsets; ++out_offset) {
+        T* in = in_buffer.data() + in_offset;
+        T* out = out_buffer.data() + out_offset;
+        fill<T>(in, n, lab::fresh_seed(), stream);
+        const auto host_in = to_host(in, n, stream);
+        for (bool inclusive : {false, true}) {
+          lab::poison(out_buffer.data(), out_buffer.bytes(), stream);
+          if (inclusive)
+            inclusive_scan(static_cast<const T*>(in), out, n, stream);
+          else
+            exclusive_scan(static_cast<const T*>(in), out, n, stream);
+          EXPECT_EQ(check_scan<T>(to_host(out, n, stream), host_in, inclusive, 0), "")
+              << "n = " << n << " in+" << in_offset << " out+" << out_offset
+              << (inclusive ? " inclusive" : " exclusive");
+          const auto around = to_host(out_buffer.data(), n + offsets + 1, stream);
+          for (int k = 0; k < out_offset; ++k) // nothing before out, nothing after out + n
+            EXPECT_EQ(around[k], around[n + offsets]) << "wrote before out, n = " << n;
+          EXPECT_EQ(around[out_offset + n], around[n + offsets]) << "wrote past n = " << n;
+        }
+        if (in_offset == out_offset) {
+          ASSERT_EQ(cudaMemcpyAsync(out, host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream), cudaSuccess);
+          exclusive_scan(static_cast<const T*>(out), out, n, stream);
+          EXPECT_EQ(check_scan<T>(to_host(out, n, stream), host_in, false, 0), "")
+              << "in place, n = " << n << " offset " << in_offset;
+        }
+      }
+  }
+}
+
+TEST(ScanLibrary, EveryAlignmentInt32) { check_every_alignment<std::int32_t>(); }
+TEST(ScanLibrary, EveryAlignmentUint64) { check_every_alignment<std::uint64_t>(); }
+
 // The library's fast path is the reduce-ahead kernel for 16-byte aligned pointers; a silent
 // fallback to the look-back kernel would still give right answers, so count fallbacks.
 template <class T> void expect_reduce_ahead(std::int64_t n) {
@@ -430,6 +507,56 @@ TYPED_TEST(CompactTest, KeepsSelectedElementsInOrder) {
       EXPECT_EQ(lab::scan::compare_exact<T>(to_host(out, kept, stream), expected), "") << "in place, n = " << n;
     }
   }
+}
+
+// Every compaction row of the study's registry (library, tuning shapes, CUB) at sizes around a
+// tile, against std::copy_if, with the device count.
+TEST(Compact, EveryRegistryRowMatchesCopyIf) {
+  lab::Stream stream;
+  std::vector<std::int64_t> sizes = {1, 4097, 16384, 100003, 16384 * 7 + 5};
+  if (!small_mode())
+    sizes.push_back((std::int64_t{1} << 22) + 5);
+  for (const auto& rung : lab::scan::compact_registry())
+    for (const std::int64_t n : sizes) {
+      DeviceBuffer<std::int32_t> in(n), out(n + 1);
+      DeviceBuffer<std::int64_t> count(1);
+      fill<std::int32_t>(in.data(), n, lab::fresh_seed(), stream);
+      const auto host_in = to_host(in.data(), n, stream);
+      std::vector<std::int32_t> expected;
+      std::copy_if(host_in.begin(), host_in.end(), std::back_inserter(expected), lab::scan::compact_keeps);
+      lab::poison(out.data(), out.bytes(), stream);
+      lab::poison(count.data(), count.bytes(), stream);
+      rung.launch(in.data(), out.data(), n, count.data(), stream);
+      ASSERT_EQ(cudaGetLastError(), cudaSuccess) << rung.info.name;
+      ASSERT_EQ(to_host(count.data(), 1, stream)[0], static_cast<std::int64_t>(expected.size()))
+          << rung.info.name << " n = " << n;
+      const auto got = to_host(out.data(), n + 1, stream);
+      EXPECT_EQ(lab::scan::compare_exact<std::int32_t>(std::span(got).first(expected.size()), expected), "")
+          << rung.info.name << " n = " << n;
+      EXPECT_EQ(got[expected.size()], -1) << rung.info.name << " wrote past the kept elements";
+    }
+}
+
+// The reduce-ahead compaction with many rows per block (so --small runs it too), in place too.
+TEST(Compact, ReduceAheadManyRowsOnAFewBlocks) {
+  namespace impl = ladder::detail::compact_impl;
+  for (std::int64_t blocks : {1, 2, 3})
+    for (std::int64_t n : {5, 16385, 100003})
+      for (bool in_place : {false, true}) {
+        DeviceBuffer<std::int32_t> in(n), out(n);
+        DeviceBuffer<std::int64_t> count(1);
+        fill<std::int32_t>(in.data(), n, lab::fresh_seed(), nullptr);
+        const auto host_in = to_host(in.data(), n, nullptr);
+        std::vector<std::int32_t> expected;
+        std::copy_if(host_in.begin(), host_in.end(), std::back_inserter(expected), [](int x) { return x > 0; });
+        std::int32_t* dst = in_place ? in.data() : out.data();
+        ASSERT_TRUE((impl::launch_ahead<std::int32_t, impl::LibraryAheadShape>(in.data(), dst, n, KeepPositive{},
+                                                                               count.data(), nullptr, blocks)));
+        ASSERT_EQ(to_host(count.data(), 1, nullptr)[0], static_cast<std::int64_t>(expected.size()))
+            << "n = " << n << ", " << blocks << " blocks";
+        EXPECT_EQ(lab::scan::compare_exact<std::int32_t>(to_host(dst, static_cast<std::int64_t>(expected.size()), nullptr), expected), "")
+            << "n = " << n << ", " << blocks << " blocks" << (in_place ? ", in place" : "");
+      }
 }
 
 TEST(Compact, AsyncCountStaysOnTheDeviceAndZeroIsANoOp) {

@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <cstddef>
+#include <span>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -72,6 +74,67 @@ INSTANTIATE_TEST_SUITE_P(
     Registry, TransposeRungTest, ::testing::Range<std::size_t>(0, lab::transpose::registry().size()),
     [](const auto& info) { return test_name(lab::transpose::registry()[info.param].info.name); });
 
+// --- every element size: the element registry (library, tuning shapes, references) ------------
+
+std::vector<Shape> element_shapes() {
+  // Multiples of 16 (every aligned rung of every element size takes them), tiles partly outside
+  // the matrix, and odd shapes for the rows that take any shape.
+  std::vector<Shape> shapes = {{16, 16}, {208, 144}, {144, 208}, {48, 1040}, {33, 65}, {1, 9}};
+  if (!small_mode()) {
+    shapes.push_back({1024, 2048});
+    shapes.push_back({2064, 1008});
+    shapes.push_back({1001, 999});
+  }
+  return shapes;
+}
+
+class TransposeElementTest : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(TransposeElementTest, MatchesCpuReferenceForEveryElementSize) {
+  const auto& rung = lab::transpose::element_registry()[GetParam()];
+  lab::Stream stream;
+  int tested = 0;
+  for (const int bytes : lab::transpose::element_sizes)
+    for (const Shape s : element_shapes()) {
+      if (rung.unsupported(s, bytes))
+        continue;
+      const auto total = static_cast<std::size_t>(s.rows * s.cols) * bytes;
+      // One spare 16-byte word past the end: nothing may be written there.
+      DeviceBuffer<std::uint32_t> in(total / 4 + 4), out(total / 4 + 4);
+      lab::fill_random<std::uint32_t>(in.data(), static_cast<std::int64_t>(in.size()),
+                                      lab::fresh_seed(), 1, 4294967295.0, stream);
+      std::vector<std::byte> host_in(total), got(total + 16), expected(total);
+      ASSERT_EQ(cudaMemcpyAsync(host_in.data(), in.data(), total, cudaMemcpyDeviceToHost, stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      const bool copy = rung.result == lab::transpose::Result::copy;
+      if (copy)
+        expected = host_in;
+      else
+        lab::transpose::cpu_transpose_bytes(host_in, expected, s.rows, s.cols, bytes);
+      lab::poison(out.data(), out.bytes(), stream);
+      rung.launch(in.data(), out.data(), s, bytes, stream);
+      ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+      ASSERT_EQ(cudaMemcpyAsync(got.data(), out.data(), total + 16, cudaMemcpyDeviceToHost, stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      EXPECT_EQ(lab::transpose::compare_elements(std::span(got).first(total), expected, bytes,
+                                                 copy ? s.cols : s.rows),
+                "")
+          << rung.info.name << ", " << bytes << "-byte elements, " << s.rows << "x" << s.cols;
+      for (std::size_t b = total; b < total + 16; ++b)
+        ASSERT_EQ(got[b], std::byte{0xFF}) << rung.info.name << " wrote past the end, " << bytes
+                                           << "-byte elements, " << s.rows << "x" << s.cols;
+      ++tested;
+    }
+  EXPECT_GT(tested, 0) << rung.info.name << " supports none of the test shapes";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Elements, TransposeElementTest,
+    ::testing::Range<std::size_t>(0, lab::transpose::element_registry().size()),
+    [](const auto& info) {
+      return test_name(lab::transpose::element_registry()[info.param].info.name);
+    });
+
 // --- the library call over types, awkward shapes and alignments -------------------------------
 
 struct Pair4 { // 8 bytes, aligned to 4, like std::complex<float>
@@ -94,7 +157,8 @@ template <class T> T random_value(std::mt19937_64& rng) {
 
 std::vector<Shape> library_shapes() {
   std::vector<Shape> shapes = {{1, 1},   {1, 7},    {7, 1},     {31, 33},  {33, 65},
-                               {1000, 37}, {37, 1000}, {256, 256}, {3, 100}, {100, 3}};
+                               {1000, 37}, {37, 1000}, {256, 256}, {3, 100}, {100, 3},
+                               {208, 144}, {48, 1040}};
   if (!small_mode()) {
     shapes.push_back({4097, 4095});
     shapes.push_back({2048, 2048});

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <random>
+#include <stdexcept>
 
 namespace ladder::lab::transpose {
 namespace {
@@ -68,6 +70,39 @@ TEST(CompareExact, PoisonNeverMatches) {
   // A NaN left by the poison must count as a mismatch even against another NaN pattern.
   std::vector<float> expected = {1.0f}, got = {std::numeric_limits<float>::quiet_NaN()};
   EXPECT_NE(compare_exact(got, expected, 1), "");
+}
+
+} // namespace
+} // namespace ladder::lab::transpose
+
+namespace ladder::lab::transpose {
+namespace {
+
+// Every element size: the bytes of element (r, c) land whole at (c, r).
+TEST(CpuTransposeBytes, MovesWholeElementsOfEverySize) {
+  for (const int bytes : element_sizes) {
+    const std::int64_t rows = 3, cols = 5;
+    const auto total = static_cast<std::size_t>(rows * cols * bytes);
+    std::vector<std::byte> in(total), out(total);
+    for (std::size_t i = 0; i < total; ++i)
+      in[i] = static_cast<std::byte>(i * 7 + 1);
+    cpu_transpose_bytes(in, out, rows, cols, bytes);
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t c = 0; c < cols; ++c)
+        for (int b = 0; b < bytes; ++b)
+          ASSERT_EQ(out[(c * rows + r) * bytes + b], in[(r * cols + c) * bytes + b])
+              << bytes << "-byte elements, (" << r << ", " << c << ") byte " << b;
+  }
+  std::vector<std::byte> odd(6), out(6);
+  EXPECT_THROW(cpu_transpose_bytes(odd, out, 1, 1, 3), std::invalid_argument);
+}
+
+TEST(CompareElements, NamesTheFirstDifferingElementInHex) {
+  std::vector<std::byte> a(16, std::byte{0x11}), b = a;
+  EXPECT_EQ(compare_elements(a, b, 2, 4), "");
+  b[13] = std::byte{0xAB}; // the high byte of element 6 (2-byte elements): (1, 2), rows of 4
+  EXPECT_EQ(compare_elements(b, a, 2, 4),
+            "1 of 8 elements differ; first at (1, 2): got 0xab11, expected 0x1111");
 }
 
 } // namespace

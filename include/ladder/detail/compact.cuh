@@ -4,12 +4,14 @@
 // kept elements. Included by ladder/scan.hpp when compiled by nvcc.
 #pragma once
 
+#include "ladder/detail/bulk_copy.cuh"
 #include "ladder/detail/lookback.cuh"
 #include "ladder/detail/scratch.hpp"
 #include "ladder/error.hpp"
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
@@ -123,6 +125,267 @@ void launch(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t* count,
   scratch.release();
 }
 
+// --- the reduce-ahead schedule (the one behind the scan's large inputs, src/scan/reduce_ahead_scan.cuh)
+// A grid that fits on the GPU at once (cooperative launch) walks the tiles in rows of G = gridDim.x
+// tiles; block b owns tiles k G + b. Each block keeps a ring of Stages tiles in shared memory,
+// filled by the bulk copy engine, and counts the kept elements of tile k + Ahead (its predicate
+// bits kept in shared memory, its count published) right after it has written out tile k. A
+// tile's output offset is the one of the block's previous tile plus the G counts published in
+// between: they were published Ahead rows earlier, so a block almost never waits, and while it
+// writes one tile the copies of its next ones are in flight. The predicate runs once per element.
+template <int Threads, int Accesses, int Stages, int Ahead> struct AheadShape {
+  static constexpr int threads = Threads, accesses = Accesses, stages = Stages, ahead = Ahead;
+  static constexpr int warps = Threads / 32;
+  static_assert(Ahead >= 1 && Ahead < Stages, "the ring holds the tile written and those counted ahead");
+  template <class T> static constexpr int width = 16 / static_cast<int>(sizeof(T));
+  template <class T> static constexpr int per_warp = 32 * Accesses * width<T>;
+  template <class T> static constexpr int items = warps * per_warp<T>;
+  template <class T>
+  static constexpr std::size_t shared_bytes = std::size_t{Stages} * items<T> * sizeof(T);
+};
+
+// 512 threads, 8 16-byte accesses each (64 KB tiles: 16384 4-byte or 8192 8-byte elements), 3
+// stages (192 KB of shared memory, one block per SM on Hopper), counted 2 rows ahead: the shape of
+// the library's reduce-ahead scan.
+using LibraryAheadShape = AheadShape<512, 8, 3, 2>;
+// From this many elements (and 16-byte aligned pointers) compaction takes the reduce-ahead kernel.
+inline constexpr std::int64_t reduce_ahead_min = std::int64_t{1} << 22;
+
+template <class T, class Shape, class Pred>
+__global__ void __launch_bounds__(Shape::threads)
+    compact_ahead_kernel(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t* count,
+                         void* scratch, std::int64_t tiles) {
+  constexpr int S = Shape::stages, R = Shape::ahead, A = Shape::accesses, Warps = Shape::warps;
+  constexpr int W = Shape::template width<T>, PerWarp = Shape::template per_warp<T>;
+  constexpr int Items = Shape::template items<T>;
+  static_assert(A * W <= 32, "one 32-bit mask of predicate bits per thread and tile");
+  using Vec = lb::Access<T, W>;
+  extern __shared__ __align__(128) unsigned char compact_stages[];
+  __shared__ alignas(8) std::uint64_t s_bar[S];
+  __shared__ unsigned s_mask[S][Shape::threads]; // predicate bits: bit j W + k = access j, element k
+  __shared__ int s_warp_counts[S][Warps];
+  __shared__ std::int64_t s_partial[Warps];
+  __shared__ std::int64_t s_base[Warps];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::int64_t grid = gridDim.x, block = blockIdx.x;
+  const auto status = lb::PackedCount62::at(static_cast<unsigned char*>(scratch) + lb::counter_bytes);
+  auto stage_data = [&](int s) { return reinterpret_cast<T*>(compact_stages) + s * Items; };
+  auto tile_of = [&](std::int64_t k) { return k * grid + block; };
+  auto is_full = [&](std::int64_t t) { return t * Items + Items <= n; };
+  auto segment_of = [&](int s) {
+    return reinterpret_cast<const Vec*>(stage_data(s) + warp * PerWarp);
+  };
+  unsigned parity = 0; // bit s: the phase of s_bar[s] the next copy into stage s completes
+
+  if (threadIdx.x == 0)
+    for (int s = 0; s < S; ++s)
+      bulk::barrier_init(&s_bar[s], 1);
+  __syncthreads();
+  auto fill = [&](std::int64_t t, int s) {
+    if (t >= tiles)
+      return;
+    T* dst = stage_data(s);
+    if (bulk::available && is_full(t)) {
+      if (threadIdx.x == 0) {
+        bulk::fence_proxy_async_shared(); // the stage was last read through the generic proxy
+        bulk::load(dst, in + t * Items, Items * sizeof(T), &s_bar[s]);
+      }
+    } else if (is_full(t)) { // built below sm_90: the threads copy the tile themselves
+      for (int i = threadIdx.x; i < Items / W; i += Shape::threads)
+        reinterpret_cast<Vec*>(dst)[i] = reinterpret_cast<const Vec*>(in + t * Items)[i];
+    } else {
+      for (int i = threadIdx.x; i < Items; i += Shape::threads) {
+        const std::int64_t g = t * Items + i;
+        dst[i] = g < n ? in[g] : T{};
+      }
+    }
+  };
+  auto wait_filled = [&](std::int64_t t, int s) {
+    if (bulk::available && is_full(t)) {
+      bulk::wait(&s_bar[s], (parity >> s) & 1u);
+      parity ^= 1u << s;
+    } else {
+      __syncthreads();
+    }
+  };
+  // Evaluates the predicate on the tile in stage s, keeps the bits, publishes the tile's count.
+  auto count_and_publish = [&](std::int64_t t, int s) {
+    const Vec* seg = segment_of(s);
+    const std::int64_t first = t * Items + static_cast<std::int64_t>(warp) * PerWarp;
+    const bool full = is_full(t);
+    unsigned mask = 0;
+#pragma unroll
+    for (int j = 0; j < A; ++j) {
+      const Vec v = seg[j * 32 + lane];
+#pragma unroll
+      for (int k = 0; k < W; ++k) {
+        const std::int64_t i = first + static_cast<std::int64_t>(j * 32 + lane) * W + k;
+        if ((full || i < n) && pred(v.v[k]))
+          mask |= 1u << (j * W + k);
+      }
+    }
+    s_mask[s][threadIdx.x] = mask;
+    const int warp_count = lb::warp_sum(__popc(mask));
+    if (lane == 0)
+      s_warp_counts[s][warp] = warp_count;
+    __syncthreads();
+    if (warp == 0) {
+      const std::int64_t tile_count =
+          lb::warp_sum(lane < Warps ? static_cast<std::int64_t>(s_warp_counts[s][lane]) : 0);
+      if (lane == 0)
+        status.publish(t, lb::flag_aggregate, tile_count);
+    }
+  };
+  // The sum of the published counts of tiles [from, from + number), in every thread.
+  auto window_sum = [&](std::int64_t from, std::int64_t number) {
+    std::int64_t part = 0;
+    for (std::int64_t i = threadIdx.x; i < number; i += Shape::threads) {
+      unsigned flag = lb::flag_none;
+      std::int64_t value = 0;
+      status.read(from + i, flag, value);
+      while (flag == lb::flag_none) {
+        __nanosleep(32);
+        status.read(from + i, flag, value);
+      }
+      part += value;
+    }
+    part = lb::warp_sum(part);
+    __syncthreads(); // s_partial is free (the previous window's readers are done)
+    if (lane == 0)
+      s_partial[warp] = part;
+    __syncthreads();
+    return lb::warp_sum(lane < Warps ? s_partial[lane] : std::int64_t{0});
+  };
+
+  for (int s = 0; s < S; ++s)
+    fill(tile_of(s), s);
+  for (int s = 0; s < R; ++s)
+    if (tile_of(s) < tiles) {
+      wait_filled(tile_of(s), s);
+      count_and_publish(tile_of(s), s);
+    }
+
+  std::int64_t before_tile = 0; // kept elements before tile t_{k-1}, then before t_k
+  for (std::int64_t k = 0; tile_of(k) < tiles; ++k) {
+    const std::int64_t t = tile_of(k);
+    const int s = static_cast<int>(k % S);
+    before_tile = k == 0 ? window_sum(0, block) : before_tile + window_sum(tile_of(k - 1), grid);
+    if (warp == 0) {
+      std::int64_t tile_count;
+      const std::int64_t before = lb::warp_exclusive_scan(
+          lane < Warps ? static_cast<std::int64_t>(s_warp_counts[s][lane]) : std::int64_t{0}, lane,
+          tile_count);
+      if (lane < Warps)
+        s_base[lane] = before_tile + before;
+      if (lane == 0 && t == tiles - 1)
+        *count = before_tile + tile_count;
+    }
+    __syncthreads();
+    // Each access's kept elements go right after those of the lanes before it, and the access
+    // after it continues from the warp's running total.
+    const unsigned mask = s_mask[s][threadIdx.x];
+    const Vec* seg = segment_of(s);
+    std::int64_t at_access = s_base[warp];
+#pragma unroll
+    for (int j = 0; j < A; ++j) {
+      const unsigned bits = (mask >> (j * W)) & ((1u << W) - 1u);
+      int total;
+      const int before = lb::warp_exclusive_scan(__popc(bits), lane, total);
+      if (bits) {
+        const Vec v = seg[j * 32 + lane];
+        std::int64_t at = at_access + before;
+#pragma unroll
+        for (int e = 0; e < W; ++e)
+          if (bits & (1u << e))
+            out[at++] = v.v[e];
+      }
+      at_access += total;
+    }
+    __syncthreads(); // stage s and s_base are free
+    fill(tile_of(k + S), s);
+    const std::int64_t ahead = tile_of(k + R);
+    if (ahead < tiles) {
+      const int sa = static_cast<int>((k + R) % S);
+      wait_filled(ahead, sa);
+      count_and_publish(ahead, sa);
+    }
+  }
+}
+
+// Blocks of compact_ahead_kernel<T, Shape, Pred> that fit on the current device at once (0: no
+// cooperative launch, or not enough shared memory), asked once per device.
+template <class T, class Shape, class Pred> std::int64_t compact_ahead_resident_blocks() {
+  constexpr int max_devices = 64;
+  static std::int64_t cached[max_devices] = {};
+  static bool known[max_devices] = {};
+  int device = 0;
+  LADDER_CUDA(cudaGetDevice(&device));
+  const auto kernel = compact_ahead_kernel<T, Shape, Pred>;
+  constexpr int shared = static_cast<int>(Shape::template shared_bytes<T>);
+  // Set on every call: cheap, and the attribute then holds for whichever registration of this
+  // template kernel the launch below goes through.
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared) !=
+      cudaSuccess) {
+    (void)cudaGetLastError(); // the device has less shared memory per block: not an error here
+    return 0;
+  }
+  if (device < max_devices && known[device])
+    return cached[device];
+  int cooperative = 0, sms = 0, per_sm = 0;
+  LADDER_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  LADDER_CUDA(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shape::threads, shared));
+  const std::int64_t blocks = cooperative ? static_cast<std::int64_t>(per_sm) * sms : 0;
+  if (device < max_devices) {
+    cached[device] = blocks;
+    known[device] = true;
+  }
+  return blocks;
+}
+
+// One reduce-ahead call: zeroed scratch (the tile counts), one cooperative launch of
+// min(tiles, resident blocks). Returns false, having launched nothing, where that cannot run:
+// a capturing stream (a cooperative launch cannot be captured), no cooperative launch, not enough
+// shared memory, or a grid the device refuses (e.g. under MPS). Needs 16-byte aligned in.
+template <class T, class Shape, class Pred>
+bool launch_ahead(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t* count,
+                  cudaStream_t stream, std::int64_t max_blocks = 0) {
+  const std::int64_t tiles = (n + Shape::template items<T> - 1) / Shape::template items<T>;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  LADDER_CUDA(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone)
+    return false;
+  const std::int64_t resident = compact_ahead_resident_blocks<T, Shape, Pred>();
+  if (resident == 0)
+    return false;
+  const std::int64_t blocks =
+      std::min(std::min(tiles, resident), max_blocks > 0 ? max_blocks : resident);
+  const std::size_t bytes = lb::scratch_bytes<lb::PackedCount62>(tiles);
+  StreamScratch scratch(bytes, stream); // freed on the stream after the kernel, or on a throw
+  LADDER_CUDA(cudaMemsetAsync(scratch.get(), 0, bytes, stream));
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(Shape::threads);
+  config.dynamicSmemBytes = Shape::template shared_bytes<T>;
+  config.stream = stream;
+  config.attrs = &cooperative;
+  config.numAttrs = 1;
+  void* scratch_pointer = scratch.get();
+  const cudaError_t launched = cudaLaunchKernelEx(&config, compact_ahead_kernel<T, Shape, Pred>,
+                                                  in, out, n, pred, count, scratch_pointer, tiles);
+  scratch.release();
+  if (launched == cudaErrorCooperativeLaunchTooLarge) {
+    (void)cudaGetLastError(); // not sticky; the caller's fallback must not see it
+    return false;
+  }
+  LADDER_CUDA(launched);
+  return true;
+}
+
 } // namespace detail::compact_impl
 
 // Keeps the elements x of in[0, n) with pred(x) true, in order, in out[0, kept), and writes kept
@@ -140,6 +403,12 @@ void compact_async(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t*
     return;
   }
   constexpr int vector = 16 / sizeof(T);
+  namespace impl = detail::compact_impl;
+  // The reduce-ahead kernel reads with bulk copies (16-byte aligned input) and writes elements
+  // one by one (any output alignment).
+  if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && n >= impl::reduce_ahead_min &&
+      impl::launch_ahead<T, impl::LibraryAheadShape>(in, out, n, pred, device_count, stream))
+    return;
   const auto both = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
   if (both % 16 == 0)
     detail::compact_impl::launch<T, vector>(in, out, n, pred, device_count, stream);

@@ -221,13 +221,15 @@ __device__ T walk_back(const Status& status, std::int64_t tile, T aggregate, int
 
 // Called by all 32 lanes of one warp of the block that owns `tile`, with the tile's aggregate.
 // Publishes A (or P for tile 0), walks back, publishes P, and returns the exclusive prefix of the
-// tile (the sum of all earlier tiles) in every lane.
+// tile (the sum of all earlier tiles) in every lane. `first` (tile 0 only) is what comes before
+// tile 0: the sum of the elements a misaligned call scans ahead of its aligned tiles.
 template <class T, class Status>
-__device__ T tile_exclusive_prefix(const Status& status, std::int64_t tile, T aggregate, int lane) {
+__device__ T tile_exclusive_prefix(const Status& status, std::int64_t tile, T aggregate, int lane,
+                                   T first = T(0)) {
   if (tile == 0) {
     if (lane == 0)
-      status.publish(0, flag_prefix, aggregate);
-    return T(0);
+      status.publish(0, flag_prefix, first + aggregate);
+    return first;
   }
   if (lane == 0)
     status.publish(tile, flag_aggregate, aggregate);

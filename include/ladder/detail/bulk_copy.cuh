@@ -1,0 +1,67 @@
+// The bulk copy engine (sm_90's cp.async.bulk) and its mbarrier, for the kernels that installed
+// headers compile in the caller's code (stream compaction, ladder/detail/compact.cuh). Internal;
+// no API promise. Below sm_90 the functions compile to nothing and `available` is false: callers
+// keep a fallback.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace ladder::detail::bulk {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+inline constexpr bool available = false;
+#else
+inline constexpr bool available = true;
+#endif
+
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// One thread: a barrier that completes a phase after `count` arrivals and the bytes they expect.
+__device__ __forceinline__ void barrier_init(std::uint64_t* bar, unsigned count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count)
+               : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+
+// One thread: arrive on `bar` expecting `bytes`, then copy [src, src + bytes) to dst (both 16-byte
+// aligned, bytes a multiple of 16) in chunks the engine takes.
+__device__ __forceinline__ void load(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{\n .reg .b64 state;\n mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}"
+               ::"r"(shared_address(bar)), "r"(bytes)
+               : "memory");
+  constexpr unsigned chunk = 8192;
+  for (unsigned off = 0; off < bytes; off += chunk)
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
+                 "[%3];" ::"r"(shared_address(static_cast<unsigned char*>(dst) + off)),
+                 "l"(static_cast<const unsigned char*>(src) + off),
+                 "r"(bytes - off < chunk ? bytes - off : chunk), "r"(shared_address(bar))
+                 : "memory");
+#endif
+}
+
+// Every waiting thread: until the phase of `bar` with this parity has completed.
+__device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{\n .reg .pred done;\n wait:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], "
+               "%1;\n @!done bra wait;\n}" ::"r"(shared_address(bar)),
+               "r"(parity)
+               : "memory");
+#endif
+}
+
+// Orders this thread's earlier generic-proxy accesses to shared memory (reads of a stage) before a
+// following bulk copy into it (async proxy).
+__device__ __forceinline__ void fence_proxy_async_shared() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+
+} // namespace ladder::detail::bulk
