@@ -1,0 +1,200 @@
+// ladder::convolve2d and ladder::convolve1d: argument checks, then the tiled register-blocked
+// kernel with 16-byte staging (src/convolution/tiled.cuh), its mask width fixed at compile time
+// where the window fits in registers.
+#include "convolution/api_dispatch.hpp"
+#include "convolution/tiled.cuh"
+
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace ladder::conv_detail {
+
+namespace {
+
+// Mask widths compiled with their taps unrolled, per element type and channel count: every odd
+// width whose register window (K + (MW - 1) C + alignment) stays near 64 floats; wider masks with
+// several channels take the any-width kernel.
+template <class T, int C> constexpr int widest_unrolled() {
+  if constexpr (sizeof(T) == 4)
+    return C == 1 ? 31 : 15;
+  else
+    return C == 1 ? 15 : 9;
+}
+
+template <class T, int C, class S, int MW>
+void dispatch_width(int mask_width, const ImageArgs& a, const MaskParam& mask,
+                    cudaStream_t stream) {
+  if constexpr (MW > widest_unrolled<T, C>()) {
+    launch_tiled<T, C, 0, S, true>(a, mask, stream);
+  } else {
+    if (mask_width == MW)
+      launch_tiled<T, C, MW, S, true>(a, mask, stream);
+    else
+      dispatch_width<T, C, S, MW + 2>(mask_width, a, mask, stream);
+  }
+}
+
+template <class T, class S>
+void dispatch_channels(int channels, const ImageArgs& a, const MaskParam& mask,
+                       cudaStream_t stream) {
+  switch (channels) {
+  case 1: return dispatch_width<T, 1, S, 1>(mask.width, a, mask, stream);
+  case 3: return dispatch_width<T, 3, S, 1>(mask.width, a, mask, stream);
+  default: return dispatch_width<T, 4, S, 1>(mask.width, a, mask, stream);
+  }
+}
+
+std::string named(const char* call, const char* what) { return std::string(call) + ": " + what; }
+
+void check_mask(const char* call, const float* mask, int mask_width, int mask_height) {
+  for (auto [name, size] : {std::pair{"mask_width", mask_width}, {"mask_height", mask_height}}) {
+    if (size < 1 || size > max_convolution_mask || size % 2 == 0)
+      throw std::invalid_argument(std::string(call) + ": " + name +
+                                  " must be odd, 1 .. 31, got " + std::to_string(size));
+  }
+  if (mask == nullptr)
+    throw std::invalid_argument(named(call, "mask is null"));
+}
+
+void check_border(const char* call, Border border) {
+  switch (border) {
+  case Border::zero:
+  case Border::clamp:
+  case Border::reflect:
+  case Border::wrap:
+    return;
+  }
+  throw std::invalid_argument(named(call, "border is not a ladder::Border value"));
+}
+
+} // namespace
+
+MaskParam make_mask_param(const float* mask, int mask_width, int mask_height) {
+  MaskParam p{};
+  std::memcpy(p.w, mask, sizeof(float) * static_cast<std::size_t>(mask_width * mask_height));
+  p.width = mask_width;
+  p.height = mask_height;
+  return p;
+}
+
+void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
+                       const MaskParam& mask, cudaStream_t stream) {
+  if (element == detail::ConvElement::f32)
+    dispatch_channels<float, ShapeF32>(channels, a, mask, stream);
+  else
+    dispatch_channels<std::uint8_t, ShapeU8>(channels, a, mask, stream);
+}
+
+void launch_library_1d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  dispatch_width<float, 1, Shape1d, 1>(mask.width, a, mask, stream);
+}
+
+} // namespace ladder::conv_detail
+
+namespace ladder::detail {
+
+void convolve2d_dispatch(ConvElement element, const void* in, std::int64_t in_pitch_bytes,
+                         void* out, std::int64_t out_pitch_bytes, std::int64_t width,
+                         std::int64_t height, int channels, const float* mask, int mask_width,
+                         int mask_height, Border border, cudaStream_t stream) {
+  using namespace conv_detail;
+  constexpr const char* call = "ladder::convolve2d";
+  const std::int64_t scalar = element == ConvElement::f32 ? 4 : 1;
+  if (width < 0)
+    throw std::invalid_argument(named(call, "width must be >= 0, got ") + std::to_string(width));
+  if (height < 0)
+    throw std::invalid_argument(named(call, "height must be >= 0, got ") +
+                                std::to_string(height));
+  if (channels != 1 && channels != 3 && channels != 4)
+    throw std::invalid_argument(named(call, "channels must be 1, 3 or 4, got ") +
+                                std::to_string(channels));
+  check_mask(call, mask, mask_width, mask_height);
+  check_border(call, border);
+  if (width == 0 || height == 0)
+    return;
+  const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  if (width > max / (channels * scalar))
+    throw std::invalid_argument(named(call, "width x channels overflows 64-bit byte counts"));
+  const std::int64_t row_bytes = width * channels * scalar;
+  for (auto [name, pitch] : {std::pair{"in_pitch_bytes", in_pitch_bytes}, {"out_pitch_bytes", out_pitch_bytes}}) {
+    if (pitch < row_bytes)
+      throw std::invalid_argument(std::string(call) + ": " + name + " (" + std::to_string(pitch) +
+                                  ") is less than a row's bytes (" + std::to_string(row_bytes) +
+                                  ")");
+    if (pitch % scalar != 0)
+      throw std::invalid_argument(std::string(call) + ": " + name +
+                                  " must be a multiple of the element size");
+    if (height - 1 > (max - row_bytes) / pitch)
+      throw std::invalid_argument(std::string(call) + ": height x " + name +
+                                  " overflows 64-bit byte counts");
+  }
+  if (in == nullptr)
+    throw std::invalid_argument(named(call, "in is null with a non-empty image"));
+  if (out == nullptr)
+    throw std::invalid_argument(named(call, "out is null with a non-empty image"));
+  const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(out);
+  if (a % scalar != 0)
+    throw std::invalid_argument(named(call, "in is not aligned to its element type"));
+  if (b % scalar != 0)
+    throw std::invalid_argument(named(call, "out is not aligned to its element type"));
+  const auto in_span = static_cast<std::uintptr_t>((height - 1) * in_pitch_bytes + row_bytes);
+  const auto out_span = static_cast<std::uintptr_t>((height - 1) * out_pitch_bytes + row_bytes);
+  if (a < b + out_span && b < a + in_span)
+    throw std::invalid_argument(named(call, "in and out overlap (out-of-place only)"));
+  const std::int64_t tiles_x =
+      (width * channels + (element == ConvElement::f32 ? ShapeF32::tile_w : ShapeU8::tile_w) - 1) /
+      (element == ConvElement::f32 ? ShapeF32::tile_w : ShapeU8::tile_w);
+  if (tiles_x > std::numeric_limits<int>::max())
+    throw std::invalid_argument(named(call, "width is too large for one launch"));
+
+  ImageArgs args;
+  args.in = static_cast<const unsigned char*>(in);
+  args.in_pitch = in_pitch_bytes;
+  args.out = static_cast<unsigned char*>(out);
+  args.out_pitch = out_pitch_bytes;
+  args.width = width;
+  args.height = height;
+  args.border = border;
+  launch_library_2d(element, args, channels, make_mask_param(mask, mask_width, mask_height),
+                    stream);
+}
+
+} // namespace ladder::detail
+
+namespace ladder {
+
+void convolve1d(const float* in, float* out, std::int64_t n, const float* mask, int mask_width,
+                Border border, cudaStream_t stream) {
+  using namespace conv_detail;
+  constexpr const char* call = "ladder::convolve1d";
+  if (n < 0)
+    throw std::invalid_argument(named(call, "n must be >= 0, got ") + std::to_string(n));
+  check_mask(call, mask, mask_width, 1);
+  check_border(call, border);
+  if (n == 0)
+    return;
+  if (n > std::numeric_limits<std::int64_t>::max() / 4 ||
+      (n + Shape1d::tile_w - 1) / Shape1d::tile_w > std::numeric_limits<int>::max())
+    throw std::invalid_argument(named(call, "n is too large"));
+  if (in == nullptr)
+    throw std::invalid_argument(named(call, "in is null with n > 0"));
+  if (out == nullptr)
+    throw std::invalid_argument(named(call, "out is null with n > 0"));
+  const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(out);
+  const auto bytes = static_cast<std::uintptr_t>(n) * 4;
+  if (a < b + bytes && b < a + bytes)
+    throw std::invalid_argument(named(call, "in and out overlap (out-of-place only)"));
+  ImageArgs args;
+  args.in = reinterpret_cast<const unsigned char*>(in);
+  args.in_pitch = n * 4;
+  args.out = reinterpret_cast<unsigned char*>(out);
+  args.out_pitch = n * 4;
+  args.width = n;
+  args.height = 1;
+  args.border = border;
+  launch_library_1d(args, make_mask_param(mask, mask_width, 1), stream);
+}
+
+} // namespace ladder

@@ -1,0 +1,960 @@
+// The convolution ladder, in the order of the UCAS lecture 3 slides (after "Programming Massively
+// Parallel Processors", chapter 7): the basic kernel with ghost cells, the mask in constant
+// memory, tiling by output tile (design 1) and by input tile (design 2), the caches for the halo,
+// then the texture path of NVIDIA's "Optimizing CUDA" deck and the rungs past the course (register
+// blocking, 16-byte staging), the library call and the references. Every sum is a chain of fused
+// multiply-adds in the reference's order (mask rows in order, taps left to right), so float rungs
+// match the CPU to the rounding and uint8 rungs match it exactly.
+#include "convolution/api_dispatch.hpp"
+#include "convolution/tiled.cuh"
+#include "convolution/variants.hpp"
+
+#include "ladder/convolve.hpp"
+#include "ladder/error.hpp"
+
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#if defined(LADDER_HAVE_NPP)
+#include <nppi.h>
+#endif
+#if defined(LADDER_HAVE_CUDNN)
+#include <cudnn.h>
+#endif
+
+namespace ladder::lab::convolution {
+
+namespace {
+
+using conv_detail::from_float;
+using conv_detail::ImageArgs;
+using conv_detail::to_float;
+
+constexpr int max_mask = max_convolution_mask;
+
+// The course's constant-memory mask. One symbol for the whole lab: the study runs one rung at a
+// time on one stream, which is exactly the assumption a library cannot make (ladder::convolve2d
+// carries its mask in the launch parameters instead).
+__constant__ float c_mask[max_mask * max_mask];
+
+void load_constant_mask(const float* device_mask, int taps, cudaStream_t stream) {
+  LADDER_CUDA(cudaMemcpyToSymbolAsync(c_mask, device_mask, sizeof(float) * taps, 0,
+                                      cudaMemcpyDeviceToDevice, stream));
+}
+
+unsigned blocks_for(std::int64_t n, std::int64_t per_block) {
+  return static_cast<unsigned>((n + per_block - 1) / per_block);
+}
+
+// ---- 1D ---------------------------------------------------------------------------------------
+
+constexpr int block_1d = 1024; // the slides' TILE_SIZE / BLOCK_WIDTH
+
+// 1. One thread per output; ghost cells (outside the signal) count as 0, so their taps are skipped.
+__global__ void basic_1d(const float* N, const float* M, float* P, int mask_width,
+                         std::int64_t width) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= width)
+    return;
+  float p = 0.0f;
+  const std::int64_t start = i - mask_width / 2;
+  for (int j = 0; j < mask_width; ++j)
+    if (start + j >= 0 && start + j < width)
+      p = __fmaf_rn(M[j], N[start + j], p);
+  P[i] = p;
+}
+
+// 2. The same with the mask in constant memory: every thread of a warp reads the same tap at
+// once, which the constant cache broadcasts.
+__global__ void constant_1d(const float* N, float* P, int mask_width, std::int64_t width) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= width)
+    return;
+  float p = 0.0f;
+  const std::int64_t start = i - mask_width / 2;
+  for (int j = 0; j < mask_width; ++j)
+    if (start + j >= 0 && start + j < width)
+      p = __fmaf_rn(c_mask[j], N[start + j], p);
+  P[i] = p;
+}
+
+// 3. Design 1: a block per output tile; the last n threads also load the left halo and the first
+// n the right one (ghost cells as 0).
+__global__ void tiled_design1_1d(const float* N, float* P, int mask_width, std::int64_t width) {
+  __shared__ float N_ds[block_1d + max_mask - 1];
+  const int n = mask_width / 2;
+  const int t = threadIdx.x;
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + t;
+  const std::int64_t left = i - blockDim.x;
+  if (t >= static_cast<int>(blockDim.x) - n)
+    N_ds[t - (blockDim.x - n)] = left < 0 ? 0.0f : N[left];
+  N_ds[n + t] = i < width ? N[i] : 0.0f;
+  const std::int64_t right = i + blockDim.x;
+  if (t < n)
+    N_ds[n + blockDim.x + t] = right >= width ? 0.0f : N[right];
+  __syncthreads();
+  if (i >= width)
+    return;
+  float p = 0.0f;
+  for (int j = 0; j < mask_width; ++j)
+    p = __fmaf_rn(c_mask[j], N_ds[t + j], p);
+  P[i] = p;
+}
+
+// 4. Design 2: a block per input tile (BLOCK_WIDTH = O_TILE_WIDTH + MASK_WIDTH - 1); every thread
+// loads one input, the last MASK_WIDTH - 1 compute nothing.
+__global__ void tiled_design2_1d(const float* N, float* P, int mask_width, std::int64_t width) {
+  __shared__ float N_ds[block_1d];
+  const int n = mask_width / 2;
+  const int o_tile = block_1d - (mask_width - 1);
+  const int t = threadIdx.x;
+  const std::int64_t out0 = static_cast<std::int64_t>(blockIdx.x) * o_tile;
+  const std::int64_t in_i = out0 + t - n;
+  N_ds[t] = in_i >= 0 && in_i < width ? N[in_i] : 0.0f;
+  __syncthreads();
+  if (t >= o_tile || out0 + t >= width)
+    return;
+  float p = 0.0f;
+  for (int j = 0; j < mask_width; ++j)
+    p = __fmaf_rn(c_mask[j], N_ds[t + j], p);
+  P[out0 + t] = p;
+}
+
+// 5. Only the tile's own inputs in shared memory; the halo is read from global memory, where the
+// neighbouring block has just brought it into L2 (and often L1).
+__global__ void cache_halo_1d(const float* N, float* P, int mask_width, std::int64_t width) {
+  __shared__ float N_ds[block_1d];
+  const int t = threadIdx.x;
+  const std::int64_t tile_start = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
+  const std::int64_t i = tile_start + t;
+  N_ds[t] = i < width ? N[i] : 0.0f;
+  __syncthreads();
+  if (i >= width)
+    return;
+  const std::int64_t tile_end = tile_start + blockDim.x;
+  const std::int64_t start = i - mask_width / 2;
+  float p = 0.0f;
+  for (int j = 0; j < mask_width; ++j) {
+    const std::int64_t k = start + j;
+    if (k >= 0 && k < width)
+      p = __fmaf_rn(c_mask[j], k >= tile_start && k < tile_end ? N_ds[k - tile_start] : N[k], p);
+  }
+  P[i] = p;
+}
+
+void launch_basic_1d(const Buffers1d& b, cudaStream_t s) {
+  basic_1d<<<blocks_for(b.problem.n, block_1d), block_1d, 0, s>>>(
+      b.in, b.device_mask, b.out, b.problem.mask_width, b.problem.n);
+}
+
+template <auto Kernel> void launch_constant_kernel_1d(const Buffers1d& b, cudaStream_t s) {
+  load_constant_mask(b.device_mask, b.problem.mask_width, s);
+  Kernel<<<blocks_for(b.problem.n, block_1d), block_1d, 0, s>>>(b.in, b.out, b.problem.mask_width,
+                                                                b.problem.n);
+}
+
+void launch_design2_1d(const Buffers1d& b, cudaStream_t s) {
+  load_constant_mask(b.device_mask, b.problem.mask_width, s);
+  tiled_design2_1d<<<blocks_for(b.problem.n, block_1d - (b.problem.mask_width - 1)), block_1d, 0,
+                     s>>>(b.in, b.out, b.problem.mask_width, b.problem.n);
+}
+
+ImageArgs signal_args(const Buffers1d& b, Border border) {
+  ImageArgs a;
+  a.in = reinterpret_cast<const unsigned char*>(b.in);
+  a.out = reinterpret_cast<unsigned char*>(b.out);
+  a.in_pitch = a.out_pitch = b.problem.n * 4;
+  a.width = b.problem.n;
+  a.height = 1;
+  a.border = border;
+  return a;
+}
+
+// The register-blocked kernel with every input read through registers (no 16-byte staging), for
+// the study's mask widths.
+template <int MW> void register_blocked_1d_width(const Buffers1d& b, cudaStream_t s) {
+  conv_detail::launch_tiled<float, 1, MW, conv_detail::Shape1d, false>(
+      signal_args(b, Border::zero),
+      conv_detail::make_mask_param(b.host_mask, b.problem.mask_width, 1), s);
+}
+
+void launch_register_blocked_1d(const Buffers1d& b, cudaStream_t s) {
+  switch (b.problem.mask_width) {
+  case 3: return register_blocked_1d_width<3>(b, s);
+  case 5: return register_blocked_1d_width<5>(b, s);
+  case 7: return register_blocked_1d_width<7>(b, s);
+  case 9: return register_blocked_1d_width<9>(b, s);
+  case 15: return register_blocked_1d_width<15>(b, s);
+  default: return register_blocked_1d_width<0>(b, s);
+  }
+}
+
+void launch_staged_1d(const Buffers1d& b, cudaStream_t s) {
+  conv_detail::launch_library_1d(signal_args(b, Border::zero),
+                                 conv_detail::make_mask_param(b.host_mask, b.problem.mask_width, 1),
+                                 s);
+}
+
+void launch_library_call_1d(const Buffers1d& b, cudaStream_t s) {
+  ladder::convolve1d(b.in, b.out, b.problem.n, b.host_mask, b.problem.mask_width, Border::zero, s);
+}
+
+void launch_memcpy_1d(const Buffers1d& b, cudaStream_t s) {
+  LADDER_CUDA(cudaMemcpyAsync(b.out, b.in, static_cast<std::size_t>(b.problem.n) * 4,
+                              cudaMemcpyDeviceToDevice, s));
+}
+
+const char* any_1d(const Problem1d&) { return nullptr; }
+const char* fits_int_grid(const Problem1d& p) {
+  return (p.n + block_1d - 1) / block_1d > 0x7fffffff ? "n needs more than 2^31 blocks" : nullptr;
+}
+
+// ---- 2D ---------------------------------------------------------------------------------------
+
+constexpr int tile_2d = 16; // the slides' TILE_WIDTH for the basic and design-1 kernels
+constexpr int o_tile_2d = 12; // the slides' O_TILE_WIDTH for design 2
+
+template <class T, int C>
+__device__ __forceinline__ float pixel(const ImageArgs& a, std::int64_t x, std::int64_t y, int c) {
+  return to_float(reinterpret_cast<const T*>(a.in + y * a.in_pitch)[x * C + c]);
+}
+template <class T, int C>
+__device__ __forceinline__ void store(const ImageArgs& a, std::int64_t x, std::int64_t y, int c,
+                                      float v) {
+  reinterpret_cast<T*>(a.out + y * a.out_pitch)[x * C + c] = from_float<T>(v);
+}
+
+// 1. The slides' 2D kernel: one thread per pixel, the mask in global memory, ghost cells as 0;
+// each channel of an interleaved pixel separately (the RGB lab's loop over channels).
+template <class T, int C>
+__global__ void basic_2d(ImageArgs a, const float* M, int mw, int mh) {
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (x >= a.width || y >= a.height)
+    return;
+  for (int c = 0; c < C; ++c) {
+    float p = 0.0f;
+    for (int j = 0; j < mh; ++j) {
+      const std::int64_t iy = y - mh / 2 + j;
+      for (int i = 0; i < mw; ++i) {
+        const std::int64_t ix = x - mw / 2 + i;
+        if (iy >= 0 && iy < a.height && ix >= 0 && ix < a.width)
+          p = __fmaf_rn(M[j * mw + i], pixel<T, C>(a, ix, iy, c), p);
+      }
+    }
+    store<T, C>(a, x, y, c, p);
+  }
+}
+
+// 2. The same with the mask in constant memory (`const __restrict__` in the slides).
+template <class T, int C> __global__ void constant_2d(ImageArgs a, int mw, int mh) {
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (x >= a.width || y >= a.height)
+    return;
+  for (int c = 0; c < C; ++c) {
+    float p = 0.0f;
+    for (int j = 0; j < mh; ++j) {
+      const std::int64_t iy = y - mh / 2 + j;
+      for (int i = 0; i < mw; ++i) {
+        const std::int64_t ix = x - mw / 2 + i;
+        if (iy >= 0 && iy < a.height && ix >= 0 && ix < a.width)
+          p = __fmaf_rn(c_mask[j * mw + i], pixel<T, C>(a, ix, iy, c), p);
+      }
+    }
+    store<T, C>(a, x, y, c, p);
+  }
+}
+
+// 3. Design 1: a 16 x 16 block per 16 x 16 output tile; the (16 + MH - 1) x (16 + MW - 1) input
+// tile is loaded by all threads in turn (some load two or more), ghost cells as 0.
+template <class T, int C> __global__ void tiled_design1_2d(ImageArgs a, int mw, int mh) {
+  extern __shared__ float s_tile[];
+  const int sw = tile_2d + mw - 1, sh = tile_2d + mh - 1;
+  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * tile_2d - mw / 2;
+  const std::int64_t y0 = static_cast<std::int64_t>(blockIdx.y) * tile_2d - mh / 2;
+  for (int idx = threadIdx.y * tile_2d + threadIdx.x; idx < sw * sh; idx += tile_2d * tile_2d) {
+    const int r = idx / sw, col = idx - r * sw;
+    const std::int64_t gx = x0 + col, gy = y0 + r;
+    const bool inside = gx >= 0 && gx < a.width && gy >= 0 && gy < a.height;
+    for (int c = 0; c < C; ++c)
+      s_tile[idx * C + c] = inside ? pixel<T, C>(a, gx, gy, c) : 0.0f;
+  }
+  __syncthreads();
+  const std::int64_t x = x0 + mw / 2 + threadIdx.x, y = y0 + mh / 2 + threadIdx.y;
+  if (x >= a.width || y >= a.height)
+    return;
+  for (int c = 0; c < C; ++c) {
+    float p = 0.0f;
+    for (int j = 0; j < mh; ++j)
+      for (int i = 0; i < mw; ++i)
+        p = __fmaf_rn(c_mask[j * mw + i],
+                      s_tile[((threadIdx.y + j) * sw + threadIdx.x + i) * C + c], p);
+    store<T, C>(a, x, y, c, p);
+  }
+}
+
+// 4. Design 2: a block per input tile of (12 + MW - 1) x (12 + MH - 1) threads, one input pixel
+// each; the 12 x 12 threads of the output tile compute, the others only load.
+template <class T, int C> __global__ void tiled_design2_2d(ImageArgs a, int mw, int mh) {
+  extern __shared__ float s_tile[];
+  const int bw = o_tile_2d + mw - 1;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int64_t ox = static_cast<std::int64_t>(blockIdx.x) * o_tile_2d + tx;
+  const std::int64_t oy = static_cast<std::int64_t>(blockIdx.y) * o_tile_2d + ty;
+  const std::int64_t gx = ox - mw / 2, gy = oy - mh / 2;
+  const bool inside = gx >= 0 && gx < a.width && gy >= 0 && gy < a.height;
+  for (int c = 0; c < C; ++c)
+    s_tile[(ty * bw + tx) * C + c] = inside ? pixel<T, C>(a, gx, gy, c) : 0.0f;
+  __syncthreads();
+  if (tx >= o_tile_2d || ty >= o_tile_2d || ox >= a.width || oy >= a.height)
+    return;
+  for (int c = 0; c < C; ++c) {
+    float p = 0.0f;
+    for (int j = 0; j < mh; ++j)
+      for (int i = 0; i < mw; ++i)
+        p = __fmaf_rn(c_mask[j * mw + i], s_tile[((ty + j) * bw + tx + i) * C + c], p);
+    store<T, C>(a, ox, oy, c, p);
+  }
+}
+
+// 5. "Optimizing CUDA": fetch through the texture unit, whose clamp addressing mode is the clamp
+// border for free (no bounds checks in the loop), with its own cache for the 2D neighbourhood.
+template <class T>
+__global__ void texture_2d(cudaTextureObject_t tex, ImageArgs a, int mw, int mh) {
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (x >= a.width || y >= a.height)
+    return;
+  float p = 0.0f;
+  for (int j = 0; j < mh; ++j) {
+    const float fy = static_cast<float>(y - mh / 2 + j) + 0.5f;
+    for (int i = 0; i < mw; ++i) {
+      const float fx = static_cast<float>(x - mw / 2 + i) + 0.5f;
+      p = __fmaf_rn(c_mask[j * mw + i], to_float(tex2D<T>(tex, fx, fy)), p);
+    }
+  }
+  store<T, 1>(a, x, y, 0, p);
+}
+
+ImageArgs image_args(const Buffers2d& b, Border border) {
+  ImageArgs a;
+  a.in = static_cast<const unsigned char*>(b.in);
+  a.out = static_cast<unsigned char*>(b.out);
+  a.in_pitch = a.out_pitch = b.problem.pitch;
+  a.width = b.problem.width;
+  a.height = b.problem.height;
+  a.border = border;
+  return a;
+}
+
+// Calls f.template operator()<T, C>() for the problem's element type and channel count.
+template <class F> void with_type(const Problem2d& p, F&& f) {
+  if (p.element == Element::f32) {
+    if (p.channels == 1)
+      f.template operator()<float, 1>();
+    else if (p.channels == 3)
+      f.template operator()<float, 3>();
+    else
+      f.template operator()<float, 4>();
+  } else {
+    if (p.channels == 1)
+      f.template operator()<std::uint8_t, 1>();
+    else if (p.channels == 3)
+      f.template operator()<std::uint8_t, 3>();
+    else
+      f.template operator()<std::uint8_t, 4>();
+  }
+}
+
+dim3 grid_16(const Problem2d& p) {
+  return dim3(blocks_for(p.width, tile_2d), blocks_for(p.height, tile_2d));
+}
+
+void launch_basic_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  with_type(p, [&]<class T, int C>() {
+    basic_2d<T, C><<<grid_16(p), dim3(tile_2d, tile_2d), 0, s>>>(
+        image_args(b, Border::zero), b.device_mask, p.mask_width, p.mask_height);
+  });
+}
+
+void launch_constant_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  load_constant_mask(b.device_mask, p.mask_width * p.mask_height, s);
+  with_type(p, [&]<class T, int C>() {
+    constant_2d<T, C><<<grid_16(p), dim3(tile_2d, tile_2d), 0, s>>>(image_args(b, Border::zero),
+                                                                     p.mask_width, p.mask_height);
+  });
+}
+
+void launch_design1_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  load_constant_mask(b.device_mask, p.mask_width * p.mask_height, s);
+  const std::size_t shared = sizeof(float) * p.channels * (tile_2d + p.mask_width - 1) *
+                             (tile_2d + p.mask_height - 1);
+  with_type(p, [&]<class T, int C>() {
+    tiled_design1_2d<T, C><<<grid_16(p), dim3(tile_2d, tile_2d), shared, s>>>(
+        image_args(b, Border::zero), p.mask_width, p.mask_height);
+  });
+}
+
+const char* design2_fits(const Problem2d& p) {
+  return (o_tile_2d + p.mask_width - 1) * (o_tile_2d + p.mask_height - 1) > 1024
+             ? "an input tile of (12 + mask - 1)^2 threads exceeds 1024 threads per block"
+         : p.height > 65535 * std::int64_t{o_tile_2d} ? "the grid's y dimension is limited to 65535"
+                                                      : nullptr;
+}
+
+void launch_design2_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  load_constant_mask(b.device_mask, p.mask_width * p.mask_height, s);
+  const dim3 block(o_tile_2d + p.mask_width - 1, o_tile_2d + p.mask_height - 1);
+  const std::size_t shared = sizeof(float) * p.channels * block.x * block.y;
+  with_type(p, [&]<class T, int C>() {
+    tiled_design2_2d<T, C>
+        <<<dim3(blocks_for(p.width, o_tile_2d), blocks_for(p.height, o_tile_2d)), block, shared,
+           s>>>(image_args(b, Border::zero), p.mask_width, p.mask_height);
+  });
+}
+
+const char* grid16_fits(const Problem2d& p) {
+  return p.height > 65535 * std::int64_t{tile_2d} ? "the grid's y dimension is limited to 65535"
+                                                  : nullptr;
+}
+
+// A texture object over the last image the texture rung read: created when the image changes
+// (creating one per launch would add its host cost to every timed launch).
+struct TextureCache {
+  std::mutex mutex;
+  const void* data = nullptr;
+  std::int64_t width = 0, height = 0, pitch = 0;
+  Element element = Element::f32;
+  cudaTextureObject_t tex = 0;
+};
+
+cudaTextureObject_t texture_for(const Buffers2d& b) {
+  static TextureCache cache;
+  const Problem2d& p = b.problem;
+  std::lock_guard lock(cache.mutex);
+  if (cache.tex != 0 && cache.data == b.in && cache.width == p.width &&
+      cache.height == p.height && cache.pitch == p.pitch && cache.element == p.element)
+    return cache.tex;
+  if (cache.tex != 0)
+    cudaDestroyTextureObject(cache.tex);
+  cache.tex = 0;
+  cudaResourceDesc res{};
+  res.resType = cudaResourceTypePitch2D;
+  res.res.pitch2D.devPtr = const_cast<void*>(b.in);
+  res.res.pitch2D.desc = p.element == Element::f32 ? cudaCreateChannelDesc<float>()
+                                                   : cudaCreateChannelDesc<unsigned char>();
+  res.res.pitch2D.width = static_cast<std::size_t>(p.width);
+  res.res.pitch2D.height = static_cast<std::size_t>(p.height);
+  res.res.pitch2D.pitchInBytes = static_cast<std::size_t>(p.pitch);
+  cudaTextureDesc desc{};
+  desc.addressMode[0] = desc.addressMode[1] = cudaAddressModeClamp;
+  desc.filterMode = cudaFilterModePoint;
+  desc.readMode = cudaReadModeElementType;
+  desc.normalizedCoords = 0;
+  LADDER_CUDA(cudaCreateTextureObject(&cache.tex, &res, &desc, nullptr));
+  cache.data = b.in;
+  cache.width = p.width;
+  cache.height = p.height;
+  cache.pitch = p.pitch;
+  cache.element = p.element;
+  return cache.tex;
+}
+
+const char* texture_fits(const Problem2d& p) {
+  if (p.channels != 1)
+    return "textures have no 3-channel format, and this rung reads one channel";
+  int device = 0, max_w = 0, max_h = 0, pitch_align = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&max_w, cudaDevAttrMaxTexture2DLinearWidth, device);
+  cudaDeviceGetAttribute(&max_h, cudaDevAttrMaxTexture2DLinearHeight, device);
+  cudaDeviceGetAttribute(&pitch_align, cudaDevAttrTexturePitchAlignment, device);
+  if (p.width > max_w || p.height > max_h)
+    return "the image exceeds the largest pitched 2D texture";
+  if (pitch_align > 0 && p.pitch % pitch_align != 0)
+    return "the pitch is not a multiple of the texture pitch alignment";
+  return grid16_fits(p);
+}
+
+void launch_texture_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  load_constant_mask(b.device_mask, p.mask_width * p.mask_height, s);
+  const cudaTextureObject_t tex = texture_for(b);
+  if (p.element == Element::f32)
+    texture_2d<float><<<grid_16(p), dim3(tile_2d, tile_2d), 0, s>>>(
+        tex, image_args(b, Border::clamp), p.mask_width, p.mask_height);
+  else
+    texture_2d<unsigned char><<<grid_16(p), dim3(tile_2d, tile_2d), 0, s>>>(
+        tex, image_args(b, Border::clamp), p.mask_width, p.mask_height);
+}
+
+// 6. Register blocking without 16-byte staging: every input goes through registers one scalar at a
+// time, for the mask widths the study runs.
+template <class T, int C, class S>
+void register_blocked_typed(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  const ImageArgs a = image_args(b, Border::zero);
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  switch (p.mask_width) {
+  case 3: return conv_detail::launch_tiled<T, C, 3, S, false>(a, mask, s);
+  case 5: return conv_detail::launch_tiled<T, C, 5, S, false>(a, mask, s);
+  case 7: return conv_detail::launch_tiled<T, C, 7, S, false>(a, mask, s);
+  case 9: return conv_detail::launch_tiled<T, C, 9, S, false>(a, mask, s);
+  default:
+    if constexpr (sizeof(T) == 4 && C == 1)
+      if (p.mask_width == 15)
+        return conv_detail::launch_tiled<T, C, 15, S, false>(a, mask, s);
+    return conv_detail::launch_tiled<T, C, 0, S, false>(a, mask, s);
+  }
+}
+
+void launch_register_blocked_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  if (p.element == Element::f32 && p.channels == 1)
+    return register_blocked_typed<float, 1, conv_detail::ShapeF32>(b, s);
+  if (p.element == Element::u8 && p.channels == 3)
+    return register_blocked_typed<std::uint8_t, 3, conv_detail::ShapeU8>(b, s);
+  throw std::logic_error("register_blocked: unsupported problem");
+}
+
+const char* register_blocked_fits(const Problem2d& p) {
+  return (p.element == Element::f32 && p.channels == 1) ||
+                 (p.element == Element::u8 && p.channels == 3)
+             ? nullptr
+             : "compiled for the study's images only (float 1 channel, uint8 3 channels)";
+}
+
+// 7. + 16-byte staging by cp.async straight into shared memory: the library's kernel.
+template <Border B> void launch_staged_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  conv_detail::launch_library_2d(
+      p.element == Element::f32 ? detail::ConvElement::f32 : detail::ConvElement::u8,
+      image_args(b, B), p.channels,
+      conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height), s);
+}
+
+void launch_library_call_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  if (p.element == Element::f32)
+    ladder::convolve2d(static_cast<const float*>(b.in), p.pitch, static_cast<float*>(b.out),
+                       p.pitch, p.width, p.height, p.channels, b.host_mask, p.mask_width,
+                       p.mask_height, Border::zero, s);
+  else
+    ladder::convolve2d(static_cast<const std::uint8_t*>(b.in), p.pitch,
+                       static_cast<std::uint8_t*>(b.out), p.pitch, p.width, p.height, p.channels,
+                       b.host_mask, p.mask_width, p.mask_height, Border::zero, s);
+}
+
+void launch_memcpy_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  LADDER_CUDA(cudaMemcpy2DAsync(b.out, static_cast<std::size_t>(p.pitch), b.in,
+                                static_cast<std::size_t>(p.pitch),
+                                static_cast<std::size_t>(p.row_bytes()),
+                                static_cast<std::size_t>(p.height), cudaMemcpyDeviceToDevice, s));
+}
+
+const char* any_2d(const Problem2d&) { return nullptr; }
+
+// ---- NPP --------------------------------------------------------------------------------------
+
+#if defined(LADDER_HAVE_NPP)
+NppStreamContext npp_context(cudaStream_t stream) {
+  NppStreamContext ctx{};
+  ctx.hStream = stream;
+  LADDER_CUDA(cudaGetDevice(&ctx.nCudaDeviceId));
+  cudaDeviceProp prop{};
+  LADDER_CUDA(cudaGetDeviceProperties(&prop, ctx.nCudaDeviceId));
+  ctx.nMultiProcessorCount = prop.multiProcessorCount;
+  ctx.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+  ctx.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
+  ctx.nSharedMemPerBlock = prop.sharedMemPerBlock;
+  ctx.nCudaDevAttrComputeCapabilityMajor = prop.major;
+  ctx.nCudaDevAttrComputeCapabilityMinor = prop.minor;
+  LADDER_CUDA(cudaStreamGetFlags(stream, &ctx.nStreamFlags));
+  return ctx;
+}
+
+// NPP's filters convolve (the kernel is expected "in reverse order"): given the mask rotated by
+// 180 degrees they compute the correlation the other rows compute.
+void launch_npp(const Buffers2d& b, cudaStream_t s) {
+  static thread_local std::pair<cudaStream_t, NppStreamContext> cached{};
+  if (cached.first != s || cached.second.hStream != s)
+    cached = {s, npp_context(s)};
+  const Problem2d& p = b.problem;
+  const NppiSize size{static_cast<int>(p.width), static_cast<int>(p.height)};
+  const NppiPoint origin{0, 0};
+  const NppiSize ksize{p.mask_width, p.mask_height};
+  const NppiPoint anchor{p.mask_width / 2, p.mask_height / 2};
+  const int step = static_cast<int>(p.pitch);
+  const float* k = b.device_mask_reversed;
+  NppStatus st = NPP_SUCCESS;
+  if (p.element == Element::f32) {
+    const auto* in = static_cast<const Npp32f*>(b.in);
+    auto* out = static_cast<Npp32f*>(b.out);
+    if (p.channels == 1)
+      st = nppiFilterBorder_32f_C1R_Ctx(in, step, size, origin, out, step, size, k, ksize, anchor,
+                                        NPP_BORDER_REPLICATE, cached.second);
+    else if (p.channels == 3)
+      st = nppiFilterBorder_32f_C3R_Ctx(in, step, size, origin, out, step, size, k, ksize, anchor,
+                                        NPP_BORDER_REPLICATE, cached.second);
+    else
+      st = nppiFilterBorder_32f_C4R_Ctx(in, step, size, origin, out, step, size, k, ksize, anchor,
+                                        NPP_BORDER_REPLICATE, cached.second);
+  } else {
+    const auto* in = static_cast<const Npp8u*>(b.in);
+    auto* out = static_cast<Npp8u*>(b.out);
+    if (p.channels == 1)
+      st = nppiFilterBorder32f_8u_C1R_Ctx(in, step, size, origin, out, step, size, k, ksize,
+                                          anchor, NPP_BORDER_REPLICATE, cached.second);
+    else if (p.channels == 3)
+      st = nppiFilterBorder32f_8u_C3R_Ctx(in, step, size, origin, out, step, size, k, ksize,
+                                          anchor, NPP_BORDER_REPLICATE, cached.second);
+    else
+      st = nppiFilterBorder32f_8u_C4R_Ctx(in, step, size, origin, out, step, size, k, ksize,
+                                          anchor, NPP_BORDER_REPLICATE, cached.second);
+  }
+  if (st != NPP_SUCCESS)
+    throw std::runtime_error("nppiFilterBorder failed with NppStatus " + std::to_string(st));
+}
+
+const char* npp_fits(const Problem2d& p) {
+  return p.width > 0x7fffffff || p.height > 0x7fffffff || p.pitch > 0x7fffffff
+             ? "NPP takes int sizes and steps"
+             : nullptr;
+}
+#else
+void launch_npp(const Buffers2d&, cudaStream_t) {}
+const char* npp_fits(const Problem2d&) {
+  return "NPP was not found when ladder was built (the CUDA toolkit's nppi.h and libnppif)";
+}
+#endif
+
+// ---- cuDNN ------------------------------------------------------------------------------------
+
+#if defined(LADDER_HAVE_CUDNN)
+void check_cudnn(cudnnStatus_t status, const char* call) {
+  if (status != CUDNN_STATUS_SUCCESS)
+    throw std::runtime_error(std::string(call) + ": " + cudnnGetErrorString(status));
+}
+
+// One convolution set up for cuDNN: descriptors, the algorithm cuDNN's own search picked among
+// the FP32 (FMA-only) ones, and its workspace. Kept for the last problem and buffers, so that
+// the timed launches are only cudnnConvolutionForward.
+struct CudnnPlan {
+  std::mutex mutex;
+  cudnnHandle_t handle = nullptr;
+  std::int64_t width = -1, height = -1, pitch = -1;
+  int mw = 0, mh = 0;
+  const void* in = nullptr;
+  void* out = nullptr;
+  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+  cudnnFilterDescriptor_t w = nullptr;
+  cudnnConvolutionDescriptor_t conv = nullptr;
+  cudnnConvolutionFwdAlgo_t algo{};
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
+};
+
+CudnnPlan& cudnn_plan(std::int64_t width, std::int64_t height, std::int64_t pitch_elements,
+                      int mw, int mh, const void* in, void* out, const float* mask) {
+  static CudnnPlan plan;
+  if (plan.handle == nullptr) {
+    check_cudnn(cudnnCreate(&plan.handle), "cudnnCreate");
+    check_cudnn(cudnnCreateTensorDescriptor(&plan.x), "cudnnCreateTensorDescriptor");
+    check_cudnn(cudnnCreateTensorDescriptor(&plan.y), "cudnnCreateTensorDescriptor");
+    check_cudnn(cudnnCreateFilterDescriptor(&plan.w), "cudnnCreateFilterDescriptor");
+    check_cudnn(cudnnCreateConvolutionDescriptor(&plan.conv), "cudnnCreateConvolutionDescriptor");
+  }
+  if (plan.width == width && plan.height == height && plan.pitch == pitch_elements &&
+      plan.mw == mw && plan.mh == mh && plan.in == in && plan.out == out)
+    return plan;
+  const int h = static_cast<int>(height), wd = static_cast<int>(width);
+  const int stride = static_cast<int>(pitch_elements);
+  check_cudnn(cudnnSetTensor4dDescriptorEx(plan.x, CUDNN_DATA_FLOAT, 1, 1, h, wd, h * stride,
+                                           h * stride, stride, 1),
+              "cudnnSetTensor4dDescriptorEx");
+  check_cudnn(cudnnSetTensor4dDescriptorEx(plan.y, CUDNN_DATA_FLOAT, 1, 1, h, wd, h * stride,
+                                           h * stride, stride, 1),
+              "cudnnSetTensor4dDescriptorEx");
+  check_cudnn(cudnnSetFilter4dDescriptor(plan.w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 1, 1, mh, mw),
+              "cudnnSetFilter4dDescriptor");
+  check_cudnn(cudnnSetConvolution2dDescriptor(plan.conv, mh / 2, mw / 2, 1, 1, 1, 1,
+                                              CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+              "cudnnSetConvolution2dDescriptor");
+  check_cudnn(cudnnSetConvolutionMathType(plan.conv, CUDNN_FMA_MATH),
+              "cudnnSetConvolutionMathType");
+  if (plan.workspace)
+    cudaFree(plan.workspace);
+  plan.workspace = nullptr;
+  plan.workspace_bytes = 0;
+  // cuDNN's own timed search over its algorithms (not timed here), with up to 1 GiB of workspace.
+  std::size_t search_bytes = std::size_t{1} << 30;
+  void* search = nullptr;
+  if (cudaMalloc(&search, search_bytes) != cudaSuccess) {
+    cudaGetLastError();
+    search = nullptr;
+    search_bytes = 0;
+  }
+  cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+  int found = 0;
+  const cudnnStatus_t st = cudnnFindConvolutionForwardAlgorithmEx(
+      plan.handle, plan.x, in, plan.w, mask, plan.conv, plan.y, out,
+      CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, perf, search, search_bytes);
+  if (search)
+    cudaFree(search);
+  check_cudnn(st, "cudnnFindConvolutionForwardAlgorithmEx");
+  int pick = -1;
+  for (int i = 0; i < found && pick < 0; ++i)
+    if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= search_bytes)
+      pick = i;
+  if (pick < 0)
+    throw std::runtime_error("cuDNN found no algorithm for this convolution");
+  plan.algo = perf[pick].algo;
+  plan.workspace_bytes = perf[pick].memory;
+  if (plan.workspace_bytes > 0)
+    LADDER_CUDA(cudaMalloc(&plan.workspace, plan.workspace_bytes));
+  plan.width = width;
+  plan.height = height;
+  plan.pitch = pitch_elements;
+  plan.mw = mw;
+  plan.mh = mh;
+  plan.in = in;
+  plan.out = out;
+  return plan;
+}
+
+void run_cudnn(std::int64_t width, std::int64_t height, std::int64_t pitch_elements, int mw,
+               int mh, const void* in, void* out, const float* mask, cudaStream_t s) {
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  CudnnPlan& plan = cudnn_plan(width, height, pitch_elements, mw, mh, in, out, mask);
+  check_cudnn(cudnnSetStream(plan.handle, s), "cudnnSetStream");
+  const float one = 1.0f, zero = 0.0f;
+  check_cudnn(cudnnConvolutionForward(plan.handle, &one, plan.x, in, plan.w, mask, plan.conv,
+                                      plan.algo, plan.workspace, plan.workspace_bytes, &zero,
+                                      plan.y, out),
+              "cudnnConvolutionForward");
+}
+
+void launch_cudnn_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  run_cudnn(p.width, p.height, p.pitch / 4, p.mask_width, p.mask_height, b.in, b.out,
+            b.device_mask, s);
+}
+void launch_cudnn_1d(const Buffers1d& b, cudaStream_t s) {
+  run_cudnn(b.problem.n, 1, b.problem.n, b.problem.mask_width, 1, b.in, b.out, b.device_mask, s);
+}
+const char* cudnn_fits_2d(const Problem2d& p) {
+  if (p.element != Element::f32 || p.channels != 1)
+    return "the cuDNN row is float, one channel";
+  return p.height * (p.pitch / 4) > 0x7fffffff ? "cuDNN's descriptors take int strides" : nullptr;
+}
+const char* cudnn_fits_1d(const Problem1d& p) {
+  return p.n > 0x7fffffff ? "cuDNN's descriptors take int sizes" : nullptr;
+}
+#else
+void launch_cudnn_2d(const Buffers2d&, cudaStream_t) {}
+void launch_cudnn_1d(const Buffers1d&, cudaStream_t) {}
+constexpr const char* no_cudnn =
+    "cuDNN was not found when ladder was built (set LADDER_CUDNN_ROOT to its install or wheel)";
+const char* cudnn_fits_2d(const Problem2d&) { return no_cudnn; }
+const char* cudnn_fits_1d(const Problem1d&) { return no_cudnn; }
+#endif
+
+} // namespace
+
+bool have_npp() {
+#if defined(LADDER_HAVE_NPP)
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool have_cudnn() {
+#if defined(LADDER_HAVE_CUDNN)
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::span<const Rung1d> registry_1d() {
+  static const Rung1d rungs[] = {
+      Rung1d{.info = {.name = "basic",
+                      .idea = "one thread per output, the mask in global memory, ghost cells as 0",
+                      .role = Role::seed,
+                      .course_row = "1D basic kernel (ghost cells)",
+                      .kernel = reinterpret_cast<const void*>(&basic_1d),
+                      .block_threads = block_1d},
+             .unsupported = fits_int_grid,
+             .launch = launch_basic_1d},
+      Rung1d{.info = {.name = "constant_mask",
+                      .idea = "the mask in constant memory: one broadcast read per warp and tap",
+                      .role = Role::seed,
+                      .course_row = "1D kernel with const __restrict__ M",
+                      .kernel = reinterpret_cast<const void*>(&constant_1d),
+                      .block_threads = block_1d},
+             .unsupported = fits_int_grid,
+             .launch = launch_constant_kernel_1d<constant_1d>},
+      Rung1d{.info = {.name = "tiled_design1",
+                      .idea = "a block per output tile of 1024; edge threads also load the halo",
+                      .role = Role::seed,
+                      .course_row = "1D tiled kernel, design 1 (TILE_SIZE 1024)",
+                      .kernel = reinterpret_cast<const void*>(&tiled_design1_1d),
+                      .block_threads = block_1d},
+             .unsupported = fits_int_grid,
+             .launch = launch_constant_kernel_1d<tiled_design1_1d>},
+      Rung1d{.info = {.name = "tiled_design2",
+                      .idea = "a block per input tile of 1024; MASK_WIDTH - 1 threads only load",
+                      .role = Role::seed,
+                      .course_row = "1D tiled kernel, design 2 (O_TILE_WIDTH 1020 for mask 5)",
+                      .kernel = reinterpret_cast<const void*>(&tiled_design2_1d),
+                      .block_threads = block_1d},
+             .unsupported = fits_int_grid,
+             .launch = launch_design2_1d},
+      Rung1d{.info = {.name = "cache_halo",
+                      .idea = "only the tile in shared memory; the halo from the caches",
+                      .role = Role::seed,
+                      .course_row = "1D tiled kernel using the caches for the halo (PMPP 7.5)",
+                      .kernel = reinterpret_cast<const void*>(&cache_halo_1d),
+                      .block_threads = block_1d},
+             .unsupported = fits_int_grid,
+             .launch = launch_constant_kernel_1d<cache_halo_1d>},
+      Rung1d{.info = {.name = "register_blocked",
+                      .idea = "4 outputs per thread from a register window; mask in the launch "
+                              "parameters",
+                      .role = Role::beyond,
+                      .params = {{{"outputs_per_thread", 4}, {"threads", 256}}},
+                      .block_threads = 256},
+             .unsupported = any_1d,
+             .launch = launch_register_blocked_1d},
+      Rung1d{.info = {.name = "staged_v16",
+                      .idea = "+ 16-byte cp.async staging of the tile straight into shared memory",
+                      .role = Role::beyond,
+                      .params = {{{"outputs_per_thread", 4}, {"threads", 256}, {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = any_1d,
+             .launch = launch_staged_1d},
+      Rung1d{.info = {.name = "ladder::convolve1d",
+                      .idea = "the library call: checks, any n, mask width and border",
+                      .role = Role::library},
+             .unsupported = any_1d,
+             .launch = launch_library_call_1d},
+      Rung1d{.info = {.name = "cudaMemcpy",
+                      .idea = "device-to-device copy of the same bytes: the bound",
+                      .role = Role::reference},
+             .copies = true,
+             .unsupported = any_1d,
+             .launch = launch_memcpy_1d},
+      Rung1d{.info = {.name = "cudnnConvolutionForward",
+                      .idea = "cuDNN FP32 (FMA math), the signal as a 1 x n image",
+                      .role = Role::reference,
+                      .vendor = true},
+             .reference_order = false,
+             .unsupported = cudnn_fits_1d,
+             .launch = launch_cudnn_1d},
+  };
+  return rungs;
+}
+
+std::span<const Rung2d> registry_2d() {
+  static const Rung2d rungs[] = {
+      Rung2d{.info = {.name = "basic",
+                      .idea = "one thread per pixel, the mask in global memory, ghost cells as 0",
+                      .role = Role::seed,
+                      .course_row = "2D basic kernel (unsigned char image, pitch, channels)",
+                      .block_threads = 256},
+             .unsupported = grid16_fits,
+             .launch = launch_basic_2d},
+      Rung2d{.info = {.name = "constant_mask",
+                      .idea = "the mask in constant memory, broadcast to the warp",
+                      .role = Role::seed,
+                      .course_row = "2D kernel with const __restrict__ M",
+                      .block_threads = 256},
+             .unsupported = grid16_fits,
+             .launch = launch_constant_2d},
+      Rung2d{.info = {.name = "tiled_design1",
+                      .idea = "a 16 x 16 block per output tile; threads load the halo in turns",
+                      .role = Role::seed,
+                      .course_row = "2D tiled kernel, design 1 (block = output tile)",
+                      .block_threads = 256},
+             .unsupported = grid16_fits,
+             .launch = launch_design1_2d},
+      Rung2d{.info = {.name = "tiled_design2",
+                      .idea = "a block per input tile, O_TILE_WIDTH 12; halo threads only load",
+                      .role = Role::seed,
+                      .course_row = "2D tiled kernel, design 2 (O_TILE_WIDTH 12, pitched RGB lab)"},
+             .unsupported = design2_fits,
+             .launch = launch_design2_2d},
+      Rung2d{.info = {.name = "texture_clamp",
+                      .idea = "tex2D with clamp addressing: the border for free, a 2D cache",
+                      .role = Role::seed,
+                      .course_row = "\"Optimizing CUDA\": textures, clamp addressing",
+                      .block_threads = 256},
+             .border = Border::clamp,
+             .unsupported = texture_fits,
+             .launch = launch_texture_2d},
+      Rung2d{.info = {.name = "register_blocked",
+                      .idea = "K outputs x RY rows per thread from register windows; mask in the "
+                              "launch parameters",
+                      .role = Role::beyond,
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256}}},
+                      .block_threads = 256},
+             .unsupported = register_blocked_fits,
+             .launch = launch_register_blocked_2d},
+      Rung2d{.info = {.name = "staged_v16",
+                      .idea = "+ 16-byte cp.async staging straight into shared memory; border "
+                              "resolved while staging",
+                      .role = Role::beyond,
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = any_2d,
+             .launch = launch_staged_2d<Border::zero>},
+      Rung2d{.info = {.name = "staged_v16_clamp",
+                      .idea = "the same with the clamp border (NPP's replicate): what a border "
+                              "policy costs",
+                      .role = Role::beyond,
+                      .block_threads = 256},
+             .border = Border::clamp,
+             .unsupported = any_2d,
+             .launch = launch_staged_2d<Border::clamp>},
+      Rung2d{.info = {.name = "ladder::convolve2d",
+                      .idea = "the library call: checks, any size, pitch, channels, mask, border",
+                      .role = Role::library},
+             .unsupported = any_2d,
+             .launch = launch_library_call_2d},
+      Rung2d{.info = {.name = "cudaMemcpy2D",
+                      .idea = "device-to-device copy of the same bytes: the bound",
+                      .role = Role::reference},
+             .copies = true,
+             .unsupported = any_2d,
+             .launch = launch_memcpy_2d},
+      Rung2d{.info = {.name = "nppiFilterBorder",
+                      .idea = "NPP's general filter, replicate border (float or 8u, 32f weights)",
+                      .role = Role::reference,
+                      .vendor = true},
+             .border = Border::clamp,
+             .reference_order = false,
+             .unsupported = npp_fits,
+             .launch = launch_npp},
+      Rung2d{.info = {.name = "cudnnConvolutionForward",
+                      .idea = "cuDNN FP32 (FMA math) cross-correlation, zero padding",
+                      .role = Role::reference,
+                      .vendor = true},
+             .reference_order = false,
+             .unsupported = cudnn_fits_2d,
+             .launch = launch_cudnn_2d},
+  };
+  return rungs;
+}
+
+} // namespace ladder::lab::convolution

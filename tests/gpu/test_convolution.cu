@@ -1,0 +1,395 @@
+// GPU tests of the convolution ladder and of ladder::convolve2d / convolve1d. Registry-driven:
+// every rung over element types x channels x awkward shapes (1 x 1, 1 x n, n x 1, primes, widths
+// that are no multiple of any tile, pitch > row) x mask sizes, outputs poisoned, against the CPU
+// reference. uint8 results are exact; float results of rungs that sum in the reference's order are
+// exact too (the same fused multiply-adds in the same order), others within float_error_bound.
+#include "gpu_test.hpp"
+
+#include "convolution/reference.hpp"
+#include "convolution/variants.hpp"
+#include "core/buffer.hpp"
+#include "core/harness.hpp"
+#include "ladder/convolve.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace ladder::test {
+namespace {
+
+using lab::convolution::Element;
+using lab::convolution::Problem2d;
+
+// A device image with a chosen pitch (not cudaMallocPitch's) and an offset from the allocation,
+// so that odd pitches and misaligned rows are tested.
+struct TestImage {
+  lab::DeviceBuffer<unsigned char> storage;
+  unsigned char* data = nullptr;
+  TestImage(std::int64_t pitch, std::int64_t height, std::int64_t offset)
+      : storage(static_cast<std::size_t>(pitch * std::max<std::int64_t>(height, 1) + offset)),
+        data(storage.data() + offset) {}
+};
+
+template <class T> std::vector<T> random_host(std::size_t n, std::mt19937& rng) {
+  std::vector<T> v(n);
+  if constexpr (std::is_same_v<T, float>) {
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    for (auto& x : v)
+      x = d(rng);
+  } else {
+    std::uniform_int_distribution<int> d(0, 255);
+    for (auto& x : v)
+      x = static_cast<T>(d(rng));
+  }
+  return v;
+}
+
+std::vector<float> random_mask(int taps, bool u8, std::mt19937& rng) {
+  std::uniform_real_distribution<float> d(u8 ? -0.6f : -1.0f, u8 ? 2.0f : 1.0f);
+  std::vector<float> m(static_cast<std::size_t>(taps));
+  for (auto& x : m)
+    x = d(rng) / static_cast<float>(taps) * (u8 ? 1.4f : 1.0f);
+  return m;
+}
+
+// Uploads `host` (packed rows) into `image` (pitched), returns the packed result of `run`.
+struct Case {
+  std::int64_t width, height;
+  int channels;
+  int mw, mh;
+  std::int64_t pitch_extra; // bytes past the row
+  std::int64_t offset;      // bytes from the allocation's start (a multiple of the element size)
+};
+
+template <class T> struct Harness {
+  Case c;
+  std::int64_t row_bytes, pitch;
+  std::vector<T> host_in;
+  std::vector<float> mask;
+  TestImage in, out;
+  lab::Stream stream;
+
+  Harness(const Case& cs, std::mt19937& rng)
+      : c(cs), row_bytes(cs.width * cs.channels * static_cast<std::int64_t>(sizeof(T))),
+        pitch(row_bytes + cs.pitch_extra),
+        host_in(random_host<T>(static_cast<std::size_t>(cs.width * cs.height * cs.channels), rng)),
+        mask(random_mask(cs.mw * cs.mh, sizeof(T) == 1, rng)), in(pitch, cs.height, cs.offset),
+        out(pitch, cs.height, cs.offset) {
+    if (row_bytes > 0 && c.height > 0)
+      EXPECT_EQ(cudaMemcpy2D(in.data, static_cast<std::size_t>(pitch), host_in.data(),
+                             static_cast<std::size_t>(row_bytes),
+                             static_cast<std::size_t>(row_bytes),
+                             static_cast<std::size_t>(c.height), cudaMemcpyHostToDevice),
+                cudaSuccess);
+  }
+
+  std::vector<T> expected(Border border) const {
+    std::vector<T> e(host_in.size());
+    const std::int64_t row = c.width * c.channels;
+    lab::convolution::cpu_convolve2d<T>({host_in.data(), row, c.width, c.height, c.channels},
+                                        {e.data(), row, c.width, c.height, c.channels}, mask,
+                                        c.mw, c.mh, border);
+    return e;
+  }
+
+  template <class Launch> std::vector<T> run(Launch&& launch) {
+    lab::poison(out.storage.data(), out.storage.bytes(), stream);
+    launch(stream.get());
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+    std::vector<T> got(host_in.size());
+    if (row_bytes > 0 && c.height > 0)
+      EXPECT_EQ(cudaMemcpy2DAsync(got.data(), static_cast<std::size_t>(row_bytes), out.data,
+                                  static_cast<std::size_t>(pitch),
+                                  static_cast<std::size_t>(row_bytes),
+                                  static_cast<std::size_t>(c.height), cudaMemcpyDeviceToHost,
+                                  stream),
+                cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    return got;
+  }
+
+  std::string label() const {
+    return std::to_string(c.width) + "x" + std::to_string(c.height) + " C" +
+           std::to_string(c.channels) + " mask " + std::to_string(c.mw) + "x" +
+           std::to_string(c.mh) + " pitch +" + std::to_string(c.pitch_extra) + " offset " +
+           std::to_string(c.offset);
+  }
+};
+
+// ---- the registry ----------------------------------------------------------------------------
+
+std::vector<Case> registry_cases(int channels, std::int64_t elem) {
+  std::vector<Case> cases = {
+      {1, 1, channels, 3, 3, 0, 0},      {1, 37, channels, 5, 5, 0, 0},
+      {67, 1, channels, 5, 5, 0, 0},     {67, 45, channels, 3, 3, 0, 0},
+      {131, 37, channels, 7, 7, 4 * elem, 0}, {257, 193, channels, 9, 9, 0, 0},
+      {200, 70, channels, 15, 15, 0, 0}, {61, 83, channels, 3, 7, 0, 0},
+      {129, 33, channels, 1, 1, 0, 0}};
+  if (!small_mode()) {
+    cases.push_back({1031, 517, channels, 5, 5, 64, 0});
+    cases.push_back({2048, 300, channels, 15, 15, 0, 0});
+  }
+  return cases;
+}
+
+class Convolution2dRungTest : public ::testing::TestWithParam<std::size_t> {};
+
+template <class T> void test_rung(const lab::convolution::Rung2d& rung, int channels, int& tested) {
+  std::mt19937 rng(1234 + static_cast<unsigned>(channels));
+  for (const Case& c : registry_cases(channels, sizeof(T))) {
+    Harness<T> h(c, rng);
+    std::vector<float> reversed(h.mask.rbegin(), h.mask.rend());
+    lab::DeviceBuffer<float> mask_d(h.mask.size()), reversed_d(h.mask.size());
+    ASSERT_EQ(cudaMemcpy(mask_d.data(), h.mask.data(), mask_d.bytes(), cudaMemcpyHostToDevice),
+              cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(reversed_d.data(), reversed.data(), reversed_d.bytes(),
+                         cudaMemcpyHostToDevice),
+              cudaSuccess);
+    const Problem2d p{sizeof(T) == 4 ? Element::f32 : Element::u8, c.channels, c.width, c.height,
+                      h.pitch, c.mw, c.mh};
+    if (rung.unsupported(p))
+      continue;
+    const lab::convolution::Buffers2d b{p, h.in.data, h.out.data, h.mask.data(), mask_d.data(),
+                                        reversed_d.data()};
+    const auto got = h.run([&](cudaStream_t s) { rung.launch(b, s); });
+    const auto want = rung.copies ? h.host_in : h.expected(rung.border);
+    const double tol = sizeof(T) == 1 ? (rung.reference_order || rung.copies ? 0.0 : 1.0)
+                       : rung.reference_order || rung.copies
+                           ? 0.0
+                           : lab::convolution::float_error_bound(h.mask, 1.0);
+    EXPECT_EQ(lab::convolution::compare_images<T>(got, want, c.width * c.channels, tol), "")
+        << rung.info.name << " on " << h.label();
+    ++tested;
+  }
+}
+
+TEST_P(Convolution2dRungTest, MatchesCpuReferenceOnEveryProblemItSupports) {
+  const auto& rung = lab::convolution::registry_2d()[GetParam()];
+  int tested = 0;
+  for (int channels : {1, 3, 4}) {
+    test_rung<float>(rung, channels, tested);
+    test_rung<std::uint8_t>(rung, channels, tested);
+  }
+  if (rung.info.vendor && tested == 0)
+    GTEST_SKIP() << rung.info.name << " is not available in this build";
+  EXPECT_GT(tested, 0) << rung.info.name << " supports none of the test problems";
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Convolution2dRungTest,
+                         ::testing::Range<std::size_t>(0, lab::convolution::registry_2d().size()),
+                         [](const auto& info) {
+                           return test_name(lab::convolution::registry_2d()[info.param].info.name);
+                         });
+
+class Convolution1dRungTest : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(Convolution1dRungTest, MatchesCpuReference) {
+  const auto& rung = lab::convolution::registry_1d()[GetParam()];
+  std::mt19937 rng(99);
+  std::vector<std::int64_t> sizes = {1, 2, 7, 31, 1000, 1023, 1024, 1025, 4097, 100003};
+  if (!small_mode())
+    sizes.push_back(3000017);
+  int tested = 0;
+  for (std::int64_t n : sizes)
+    for (int mw : {1, 3, 5, 9, 15, 31}) {
+      const lab::convolution::Problem1d p{n, mw};
+      if (rung.unsupported(p))
+        continue;
+      auto host = random_host<float>(static_cast<std::size_t>(n), rng);
+      const auto mask = random_mask(mw, false, rng);
+      lab::DeviceBuffer<float> in(host.size()), out(host.size()), mask_d(mask.size());
+      ASSERT_EQ(cudaMemcpy(in.data(), host.data(), in.bytes(), cudaMemcpyHostToDevice),
+                cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(mask_d.data(), mask.data(), mask_d.bytes(), cudaMemcpyHostToDevice),
+                cudaSuccess);
+      lab::poison(out.data(), out.bytes(), nullptr);
+      rung.launch({p, in.data(), out.data(), mask.data(), mask_d.data()}, nullptr);
+      ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+      std::vector<float> got(host.size()), want(host.size());
+      ASSERT_EQ(cudaMemcpy(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      if (rung.copies)
+        want = host;
+      else
+        lab::convolution::cpu_convolve1d(host, want, mask, rung.border);
+      const double tol =
+          rung.reference_order || rung.copies ? 0.0 : lab::convolution::float_error_bound(mask, 1.0);
+      EXPECT_EQ(lab::convolution::compare_images<float>(got, want, n, tol), "")
+          << rung.info.name << " n " << n << " mask " << mw;
+      ++tested;
+    }
+  if (rung.info.vendor && tested == 0)
+    GTEST_SKIP() << rung.info.name << " is not available in this build";
+  EXPECT_GT(tested, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Convolution1dRungTest,
+                         ::testing::Range<std::size_t>(0, lab::convolution::registry_1d().size()),
+                         [](const auto& info) {
+                           return test_name(lab::convolution::registry_1d()[info.param].info.name);
+                         });
+
+// ---- the library call ------------------------------------------------------------------------
+
+template <class T> void library_case(const Case& c, Border border, std::mt19937& rng) {
+  Harness<T> h(c, rng);
+  const auto got = h.run([&](cudaStream_t s) {
+    ladder::convolve2d(reinterpret_cast<const T*>(h.in.data), h.pitch,
+                       reinterpret_cast<T*>(h.out.data), h.pitch, c.width, c.height, c.channels,
+                       h.mask.data(), c.mw, c.mh, border, s);
+  });
+  EXPECT_EQ(lab::convolution::compare_images<T>(got, h.expected(border), c.width * c.channels, 0.0),
+            "")
+      << (sizeof(T) == 4 ? "float " : "uint8 ") << h.label() << " border "
+      << lab::convolution::border_name(border);
+}
+
+TEST(Convolve2d, EveryBorderChannelCountAndMaskShapeIsExact) {
+  std::mt19937 rng(7);
+  std::vector<std::pair<int, int>> masks = {{1, 1}, {3, 3}, {5, 5}, {7, 7}, {9, 9}, {11, 11},
+                                            {15, 15}, {3, 9}, {9, 3}, {17, 17}, {31, 31}, {1, 31}};
+  std::vector<std::array<std::int64_t, 2>> shapes = {{1, 1}, {1, 29}, {29, 1}, {2, 2},  {67, 45},
+                                                     {131, 37}, {513, 17}, {5, 130}};
+  if (!small_mode()) {
+    shapes.push_back({1029, 263});
+    shapes.push_back({4099, 70});
+  }
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (int channels : {1, 3, 4})
+      for (std::size_t s = 0; s < shapes.size(); ++s) {
+        // Each shape with two masks (all masks over the shapes), pitch > row on odd shapes and a
+        // misaligned start on some.
+        for (std::size_t k = 0; k < 2; ++k) {
+          const auto [mw, mh] = masks[(s * 2 + k + static_cast<std::size_t>(channels)) % masks.size()];
+          const std::int64_t extra = s % 2 ? 12 : 0;
+          const Case c{shapes[s][0], shapes[s][1], channels, mw, mh, extra, s % 3 == 2 ? 4 : 0};
+          library_case<float>(c, border, rng);
+          const Case odd{c.width, c.height, c.channels, mw, mh,
+                         extra + static_cast<std::int64_t>(s % 2), s % 3 == 2 ? 1 : 0};
+          library_case<std::uint8_t>(odd, border, rng);
+        }
+      }
+}
+
+TEST(Convolve2d, EveryMaskWidthOnAFloatAndAnRgbImage) {
+  std::mt19937 rng(11);
+  for (int w = 1; w <= 31; w += 2) {
+    library_case<float>({300, 41, 1, w, 5, 0, 0}, Border::reflect, rng);
+    library_case<float>({77, 40, 3, w, 3, 0, 0}, Border::clamp, rng);
+    library_case<std::uint8_t>({130, 35, 3, w, 7, 3, 1}, Border::zero, rng);
+    library_case<std::uint8_t>({90, 36, 4, w, 1, 0, 0}, Border::wrap, rng);
+    library_case<std::uint8_t>({333, 20, 1, w, w, 0, 0}, Border::clamp, rng);
+  }
+}
+
+TEST(Convolve2d, EmptyImagesAreNoOps) {
+  const float mask[1] = {1};
+  EXPECT_NO_THROW(ladder::convolve2d<float>(nullptr, 0, nullptr, 0, 0, 5, 1, mask, 1, 1,
+                                            Border::zero));
+  EXPECT_NO_THROW(ladder::convolve2d<std::uint8_t>(nullptr, 0, nullptr, 0, 5, 0, 3, mask, 1, 1,
+                                                   Border::zero));
+  EXPECT_NO_THROW(ladder::convolve1d(nullptr, nullptr, 0, mask, 1, Border::zero));
+}
+
+TEST(Convolve1d, EveryBorderAndWidthIsExact) {
+  std::mt19937 rng(5);
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (std::int64_t n : {1, 2, 3, 17, 1024, 1025, 65537})
+      for (int mw : {1, 3, 9, 15, 31}) {
+        auto host = random_host<float>(static_cast<std::size_t>(n), rng);
+        const auto mask = random_mask(mw, false, rng);
+        lab::DeviceBuffer<float> in(host.size()), out(host.size());
+        ASSERT_EQ(cudaMemcpy(in.data(), host.data(), in.bytes(), cudaMemcpyHostToDevice),
+                  cudaSuccess);
+        lab::poison(out.data(), out.bytes(), nullptr);
+        ladder::convolve1d(in.data(), out.data(), n, mask.data(), mw, border);
+        std::vector<float> got(host.size()), want(host.size());
+        ASSERT_EQ(cudaMemcpy(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        lab::convolution::cpu_convolve1d(host, want, mask, border);
+        EXPECT_EQ(lab::convolution::compare_images<float>(got, want, n, 0.0), "")
+            << "n " << n << " mask " << mw << " " << lab::convolution::border_name(border);
+      }
+}
+
+// Eight host threads, each on its own stream with its own mask, call at once: each result must be
+// its own mask's (a shared __constant__ mask would mix them). Each mask is changed on the host
+// right after the call returns, which must not matter either.
+TEST(Convolve2d, ConcurrentCallsWithDifferentMasksOnEightStreams) {
+  constexpr int workers = 8;
+  const std::int64_t w = small_mode() ? 300 : 2000, h = small_mode() ? 200 : 1000;
+  std::mt19937 rng(21);
+  const auto host = random_host<float>(static_cast<std::size_t>(w * h), rng);
+  lab::DeviceBuffer<float> in(host.size());
+  ASSERT_EQ(cudaMemcpy(in.data(), host.data(), in.bytes(), cudaMemcpyHostToDevice), cudaSuccess);
+  std::vector<std::vector<float>> masks, results(workers);
+  for (int i = 0; i < workers; ++i)
+    masks.push_back(random_mask(25, false, rng));
+  const auto original = masks;
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(workers);
+  for (int t = 0; t < workers; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        lab::Stream stream;
+        lab::DeviceBuffer<float> out(host.size());
+        for (int rep = 0; rep < 20; ++rep) {
+          ladder::convolve2d(in.data(), w * 4, out.data(), w * 4, w, h, 1, masks[t].data(), 5, 5,
+                             Border::clamp, stream);
+          // The call has copied the mask: overwriting it at once must not leak into the result.
+          std::fill(masks[t].begin(), masks[t].end(), 1e6f);
+          masks[t] = original[t];
+        }
+        results[t].resize(host.size());
+        LADDER_CUDA(cudaMemcpyAsync(results[t].data(), out.data(), out.bytes(),
+                                    cudaMemcpyDeviceToHost, stream));
+        LADDER_CUDA(cudaStreamSynchronize(stream));
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    });
+  for (auto& t : threads)
+    t.join();
+  for (int t = 0; t < workers; ++t) {
+    ASSERT_EQ(errors[t], "");
+    std::vector<float> want(host.size());
+    lab::convolution::cpu_convolve2d<float>({host.data(), w, w, h, 1}, {want.data(), w, w, h, 1},
+                                            original[t], 5, 5, Border::clamp);
+    EXPECT_EQ(lab::convolution::compare_images<float>(results[t], want, w, 0.0), "")
+        << "stream " << t;
+  }
+}
+
+TEST(Convolve2d, WorksInsideStreamCapture) {
+  std::mt19937 rng(3);
+  Harness<std::uint8_t> h({640, 480, 3, 5, 5, 0, 0}, rng);
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  lab::poison(h.out.storage.data(), h.out.storage.bytes(), h.stream);
+  ASSERT_EQ(cudaStreamSynchronize(h.stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamBeginCapture(h.stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+  ladder::convolve2d(h.in.data, h.pitch, h.out.data, h.pitch, 640, 480, 3, h.mask.data(), 5, 5,
+                     Border::reflect, h.stream);
+  ASSERT_EQ(cudaStreamEndCapture(h.stream, &graph), cudaSuccess);
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  ASSERT_EQ(cudaGraphLaunch(exec, h.stream), cudaSuccess);
+  std::vector<std::uint8_t> got(h.host_in.size());
+  ASSERT_EQ(cudaMemcpy2DAsync(got.data(), 640 * 3, h.out.data, static_cast<std::size_t>(h.pitch),
+                              640 * 3, 480, cudaMemcpyDeviceToHost, h.stream),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(h.stream), cudaSuccess);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  EXPECT_EQ(lab::convolution::compare_images<std::uint8_t>(got, h.expected(Border::reflect),
+                                                           640 * 3, 0.0),
+            "");
+}
+
+} // namespace
+} // namespace ladder::test

@@ -1,0 +1,206 @@
+// Host tests of the convolution study: the CPU reference on hand-checked cases and against a
+// direct double-precision sum, border policies, named masks, the comparison, and the library
+// call's argument checks (which throw before any CUDA call, so they run without a GPU).
+#include "invalid_argument.hpp"
+
+#include "convolution/border.hpp"
+#include "convolution/reference.hpp"
+#include "ladder/convolve.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace ladder::test {
+namespace {
+
+using namespace lab::convolution;
+using conv_detail::border_index;
+
+TEST(ConvolutionBorder, EveryPolicyMapsOutsideCoordinates) {
+  // abcd (n = 4): zero -1; clamp aaa|abcd|ddd; reflect dcb|abcd|cba; wrap bcd|abcd|abc.
+  EXPECT_EQ(border_index(-1, 4, Border::zero), -1);
+  EXPECT_EQ(border_index(4, 4, Border::zero), -1);
+  EXPECT_EQ(border_index(2, 4, Border::zero), 2);
+  EXPECT_EQ(border_index(-3, 4, Border::clamp), 0);
+  EXPECT_EQ(border_index(6, 4, Border::clamp), 3);
+  EXPECT_EQ(border_index(-1, 4, Border::reflect), 1);
+  EXPECT_EQ(border_index(-3, 4, Border::reflect), 3);
+  EXPECT_EQ(border_index(4, 4, Border::reflect), 2);
+  EXPECT_EQ(border_index(6, 4, Border::reflect), 0);
+  EXPECT_EQ(border_index(-1, 4, Border::wrap), 3);
+  EXPECT_EQ(border_index(5, 4, Border::wrap), 1);
+  EXPECT_EQ(border_index(-9, 4, Border::wrap), 3);
+  // Masks wider than the image: reflect keeps bouncing, a single pixel reflects to itself.
+  EXPECT_EQ(border_index(-15, 2, Border::reflect), 1);
+  EXPECT_EQ(border_index(7, 1, Border::reflect), 0);
+}
+
+// The reference against a direct double-precision sum with explicit border lookups.
+TEST(ConvolutionReference, MatchesADirectSumForEveryBorderAndChannelCount) {
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<float> d(-1, 1);
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (int channels : {1, 3, 4}) {
+      const std::int64_t w = 13, h = 7;
+      const int mw = 5, mh = 3;
+      std::vector<float> in(static_cast<std::size_t>(w * h * channels)), out(in.size()),
+          mask(static_cast<std::size_t>(mw * mh));
+      for (auto& v : in)
+        v = d(rng);
+      for (auto& v : mask)
+        v = d(rng);
+      cpu_convolve2d<float>({in.data(), w * channels, w, h, channels},
+                            {out.data(), w * channels, w, h, channels}, mask, mw, mh, border);
+      for (std::int64_t y = 0; y < h; ++y)
+        for (std::int64_t x = 0; x < w; ++x)
+          for (int c = 0; c < channels; ++c) {
+            double want = 0;
+            for (int j = 0; j < mh; ++j)
+              for (int i = 0; i < mw; ++i) {
+                const auto yy = border_index(y - mh / 2 + j, h, border);
+                const auto xx = border_index(x - mw / 2 + i, w, border);
+                if (yy >= 0 && xx >= 0)
+                  want += static_cast<double>(mask[static_cast<std::size_t>(j * mw + i)]) *
+                          in[static_cast<std::size_t>((yy * w + xx) * channels + c)];
+              }
+            EXPECT_NEAR(out[static_cast<std::size_t>((y * w + x) * channels + c)], want, 1e-5)
+                << border_name(border) << " C" << channels << " at " << x << "," << y;
+          }
+    }
+}
+
+TEST(ConvolutionReference, Uint8RoundsToNearestEvenAndSaturates) {
+  const std::vector<std::uint8_t> in = {10, 20, 200};
+  std::vector<std::uint8_t> out(3);
+  // 0.25 x 10 = 2.5 -> 2 (ties to even); 0.25 x 20 = 5; 0.25 x 200 = 50.
+  cpu_convolve2d<std::uint8_t>({in.data(), 3, 3, 1, 1}, {out.data(), 3, 3, 1, 1},
+                               std::vector<float>{0.25f}, 1, 1, Border::zero);
+  EXPECT_EQ(out, (std::vector<std::uint8_t>{2, 5, 50}));
+  cpu_convolve2d<std::uint8_t>({in.data(), 3, 3, 1, 1}, {out.data(), 3, 3, 1, 1},
+                               std::vector<float>{2.0f}, 1, 1, Border::zero);
+  EXPECT_EQ(out, (std::vector<std::uint8_t>{20, 40, 255}));
+  cpu_convolve2d<std::uint8_t>({in.data(), 3, 3, 1, 1}, {out.data(), 3, 3, 1, 1},
+                               std::vector<float>{-1.0f}, 1, 1, Border::zero);
+  EXPECT_EQ(out, (std::vector<std::uint8_t>{0, 0, 0}));
+}
+
+TEST(ConvolutionReference, OneDimensionalBoxOfOnes) {
+  const std::vector<float> in = {1, 2, 3, 4};
+  std::vector<float> out(4);
+  cpu_convolve1d(in, out, std::vector<float>{1, 1, 1}, Border::zero);
+  EXPECT_EQ(out, (std::vector<float>{3, 6, 9, 7}));
+  cpu_convolve1d(in, out, std::vector<float>{1, 1, 1}, Border::clamp);
+  EXPECT_EQ(out, (std::vector<float>{4, 6, 9, 11}));
+  cpu_convolve1d(in, out, std::vector<float>{1, 1, 1}, Border::reflect);
+  EXPECT_EQ(out, (std::vector<float>{5, 6, 9, 10}));
+  cpu_convolve1d(in, out, std::vector<float>{1, 1, 1}, Border::wrap);
+  EXPECT_EQ(out, (std::vector<float>{7, 6, 9, 8}));
+  // No flip: an asymmetric mask picks the left neighbour with its first tap.
+  cpu_convolve1d(in, out, std::vector<float>{1, 0, 0}, Border::zero);
+  EXPECT_EQ(out, (std::vector<float>{0, 1, 2, 3}));
+}
+
+TEST(ConvolutionReference, CompareReportsTheFirstMismatchAndNaN) {
+  const std::vector<float> a = {1, 2, 3, 4}, b = {1, 2, 3.5f, 4};
+  EXPECT_EQ(compare_images<float>(a, a, 2, 0.0), "");
+  EXPECT_NE(compare_images<float>(a, b, 2, 0.1).find("row 1, scalar 0"), std::string::npos);
+  EXPECT_EQ(compare_images<float>(a, b, 2, 0.5), "");
+  const std::vector<float> nan = {1, 2, std::nanf(""), 4};
+  EXPECT_NE(compare_images<float>(nan, a, 2, 1e9), "");
+}
+
+TEST(ConvolutionMasks, NamedMasksAndBorders) {
+  const NamedMask g = named_mask("gaussian:5");
+  EXPECT_EQ(g.width, 5);
+  double sum = 0;
+  for (float v : g.taps)
+    sum += v;
+  EXPECT_NEAR(sum, 1.0, 1e-6);
+  EXPECT_GT(g.taps[12], g.taps[0]);
+  std::vector<float> col, row;
+  EXPECT_TRUE(separable(g.taps, 5, 5, col, row));
+  EXPECT_FALSE(separable(named_mask("sharpen").taps, 3, 3, col, row));
+  EXPECT_EQ(named_mask("box:3").taps.size(), 9u);
+  EXPECT_NE(invalid_argument_message([] { named_mask("box:4"); }).find("--mask"), std::string::npos);
+  EXPECT_NE(invalid_argument_message([] { named_mask("blur"); }).find("unknown mask"),
+            std::string::npos);
+  EXPECT_EQ(parse_border("reflect"), Border::reflect);
+  EXPECT_NE(invalid_argument_message([] { parse_border("mirror"); }).find("--border"),
+            std::string::npos);
+}
+
+// The argument checks throw before any CUDA call, so fake device pointers are enough.
+TEST(ConvolveArguments, BadArgumentsAreNamedBeforeAnythingRuns) {
+  alignas(16) static float image[64];
+  float* in = image;
+  float* out = image + 32;
+  const float mask[9] = {};
+  auto msg = [&](auto body) { return invalid_argument_message(body); };
+  EXPECT_NE(msg([&] { convolve2d(in, 16, out, 16, -1, 2, 1, mask, 3, 3, Border::zero); })
+                .find("width"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 16, out, 16, 4, -2, 1, mask, 3, 3, Border::zero); })
+                .find("height"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 16, out, 16, 4, 2, 2, mask, 3, 3, Border::zero); })
+                .find("channels"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 16, out, 16, 4, 2, 1, mask, 4, 3, Border::zero); })
+                .find("mask_width"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 16, out, 16, 4, 2, 1, mask, 3, 33, Border::zero); })
+                .find("mask_height"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 16, out, 16, 4, 2, 1, mask, -1, 3, Border::zero); })
+                .find("mask_width"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 16, out, 16, 4, 2, 1, nullptr, 3, 3, Border::zero); })
+                .find("mask is null"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 12, out, 16, 4, 2, 1, mask, 3, 3, Border::zero); })
+                .find("in_pitch_bytes"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 16, out, 8, 4, 2, 1, mask, 3, 3, Border::zero); })
+                .find("out_pitch_bytes"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 18, out, 16, 4, 2, 1, mask, 3, 3, Border::zero); })
+                .find("multiple of the element size"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d<float>(nullptr, 16, out, 16, 4, 2, 1, mask, 3, 3, Border::zero); })
+                .find("in is null"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 16, in + 4, 16, 4, 2, 1, mask, 3, 3, Border::zero); })
+                .find("overlap"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve2d(in, 16, in, 16, 4, 2, 1, mask, 3, 3, Border::zero); })
+                .find("overlap"),
+            std::string::npos);
+  EXPECT_NE(msg([&] {
+              convolve2d(in, 16, out, 16, 4, 2, 1, mask, 3, 3, static_cast<Border>(9));
+            }).find("border"),
+            std::string::npos);
+  EXPECT_NE(msg([&] {
+              convolve2d(reinterpret_cast<const float*>(reinterpret_cast<char*>(in) + 1), 16, out,
+                         16, 4, 2, 1, mask, 3, 3, Border::zero);
+            }).find("aligned"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve1d(in, out, -5, mask, 3, Border::zero); }).find("n must be"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve1d(in, out, 5, mask, 2, Border::zero); }).find("mask_width"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { convolve1d(in, in + 2, 5, mask, 3, Border::zero); }).find("overlap"),
+            std::string::npos);
+  // Bad mask sizes are refused even for an empty image; an empty image is otherwise a no-op.
+  EXPECT_NE(msg([&] { convolve2d<float>(nullptr, 0, nullptr, 0, 0, 0, 1, mask, 2, 3, Border::zero); })
+                .find("mask_width"),
+            std::string::npos);
+  EXPECT_EQ(msg([&] { convolve2d<float>(nullptr, 0, nullptr, 0, 0, 0, 1, mask, 3, 3, Border::zero); }),
+            "");
+}
+
+} // namespace
+} // namespace ladder::test
