@@ -1,0 +1,111 @@
+// How ladder::copy_to_device / copy_to_host split a pageable copy into chunks for the pinned ring,
+// and the entry points that let the study and the tests choose the staging shape. The planning is
+// plain C++ so that the host tests check it on a machine without a GPU.
+#pragma once
+
+#include "ladder/transfer.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace ladder::transfers {
+
+// Where a copy goes.
+enum class Path { none, direct, pinned, staged };
+
+// The staging shape of one call. Zeros mean the library's defaults.
+struct StagingConfig {
+  std::size_t chunk_bytes = 0;  // bytes per chunk (0: from the size and the threads, see plan)
+  int threads = 0;              // host threads filling / draining at once (0: the whole pool)
+  int slots = 0;                // ring slots in use (0: as many chunks as the ring holds)
+  std::size_t direct_max_bytes = transfer_direct_max_bytes; // pageable copies up to this go direct
+  // Tests only: throw ladder::CudaError once this many chunks are on the stream, as a CUDA failure
+  // half-way would, so that the clean-up path is exercised (-1: never).
+  std::int64_t fail_after_chunks = -1;
+};
+
+inline constexpr std::size_t kib = 1024;
+inline constexpr std::size_t mib = 1024 * 1024;
+// Smallest automatic chunk: below it the per-chunk cost (a cudaMemcpyAsync, an event, a worker
+// wake-up: a few microseconds) outweighs the copy itself.
+inline constexpr std::size_t min_auto_chunk = 256 * kib;
+// Largest automatic chunk: 1 MiB keeps 32 chunks in the 32 MiB ring, so that all 16 workers fill
+// while as many filled chunks wait for the copy engine.
+inline constexpr std::size_t max_auto_chunk = 1 * mib;
+inline constexpr int max_slots = 128; // events per call and the ring's slot count, at most
+
+struct ChunkPlan {
+  std::size_t chunk_bytes = 0;
+  std::int64_t chunks = 0;
+  int slots = 0;   // ring slots used (each chunk_bytes long)
+  int threads = 0; // host copies in flight at most
+};
+
+// The pool's size for a machine with `hardware_threads` (0 when unknown): every hardware thread up
+// to transfer_max_threads, and at least 2 so that filling overlaps even on a small machine.
+constexpr int pool_threads(unsigned hardware_threads) {
+  const int hw = hardware_threads == 0 ? 2 : static_cast<int>(std::min(hardware_threads, 1024u));
+  return std::clamp(hw, 2, transfer_max_threads);
+}
+
+// Splits `bytes` (> 0) for a pool of `pool` threads. Chunks are as large as possible while every
+// thread gets about two (so that all fill while the link drains), rounded up to 64 KiB, between
+// min_auto_chunk and max_auto_chunk; a config's explicit values win (chunk at least 4 KiB, at most
+// the ring). Chunk i covers [i x chunk_bytes, min(bytes, (i + 1) x chunk_bytes)).
+inline ChunkPlan plan_chunks(std::size_t bytes, int pool, const StagingConfig& config,
+                             std::size_t ring_bytes = transfer_ring_bytes) {
+  ChunkPlan plan;
+  plan.threads = std::clamp(config.threads > 0 ? config.threads : pool, 1, std::max(pool, 1));
+  std::size_t chunk = config.chunk_bytes;
+  if (chunk == 0) {
+    const std::size_t share = (bytes + 2 * static_cast<std::size_t>(plan.threads) - 1) /
+                              (2 * static_cast<std::size_t>(plan.threads));
+    chunk = (share + 64 * kib - 1) / (64 * kib) * (64 * kib);
+    chunk = std::clamp(chunk, min_auto_chunk, max_auto_chunk);
+  }
+  chunk = std::clamp(chunk, 4 * kib, ring_bytes);
+  plan.chunk_bytes = chunk;
+  plan.chunks = static_cast<std::int64_t>((bytes + chunk - 1) / chunk);
+  const auto ring_slots = static_cast<int>(std::min<std::size_t>(ring_bytes / chunk, max_slots));
+  plan.slots = config.slots > 0 ? std::min(config.slots, ring_slots) : ring_slots;
+  // No more slots than chunks (a small copy needs no more events than it has chunks).
+  plan.slots = static_cast<int>(std::min<std::int64_t>(plan.slots, plan.chunks));
+  plan.slots = std::max(plan.slots, 1);
+  return plan;
+}
+
+// The chunk's byte range.
+inline std::size_t chunk_offset(const ChunkPlan& plan, std::int64_t i) {
+  return static_cast<std::size_t>(i) * plan.chunk_bytes;
+}
+inline std::size_t chunk_length(const ChunkPlan& plan, std::size_t bytes, std::int64_t i) {
+  return std::min(plan.chunk_bytes, bytes - chunk_offset(plan, i));
+}
+
+// What a host pointer is, from cudaPointerGetAttributes.
+enum class HostMemory { pageable, pinned, managed, device };
+
+// The path a copy of `bytes` takes from host memory of kind `host`.
+constexpr Path choose_path(std::size_t bytes, HostMemory host, const StagingConfig& config) {
+  if (bytes == 0)
+    return Path::none;
+  if (host == HostMemory::pinned || host == HostMemory::managed)
+    return Path::pinned;
+  return bytes <= config.direct_max_bytes ? Path::direct : Path::staged;
+}
+
+// ladder::copy_to_device / copy_to_host with an explicit staging shape (the study's tuning rows and
+// the tests that force the staged path on small copies). Same checks and semantics; returns the
+// path taken.
+Path copy_to_device_with(void* dst_device, const void* src_host, std::size_t bytes,
+                         cudaStream_t stream, const StagingConfig& config);
+Path copy_to_host_with(void* dst_host, const void* src_device, std::size_t bytes,
+                       cudaStream_t stream, const StagingConfig& config);
+
+// The worker pool's size on this machine (starts nothing).
+int staging_pool_threads();
+
+} // namespace ladder::transfers

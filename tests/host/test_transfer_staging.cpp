@@ -1,0 +1,172 @@
+// Host tests of the transfers study and of ladder::copy_to_device / copy_to_host without a GPU:
+// how a copy is split into chunks for the pinned ring, which path a copy takes, the argument
+// checks that come before any CUDA call, and the CPU references.
+#include "invalid_argument.hpp"
+
+#include "ladder/transfer.hpp"
+#include "transfers/reference.hpp"
+#include "transfers/staging.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace ladder::test {
+namespace {
+
+using transfers::ChunkPlan;
+using transfers::HostMemory;
+using transfers::Path;
+using transfers::StagingConfig;
+using transfers::plan_chunks;
+
+constexpr std::size_t KiB = 1024, MiB = 1024 * 1024, GiB = 1024 * MiB;
+
+// Every plan must cover [0, bytes) exactly once with chunks that fit a slot, and never use more
+// slots or pinned bytes than the ring has.
+void expect_valid(const ChunkPlan& plan, std::size_t bytes, int pool) {
+  ASSERT_GT(plan.chunk_bytes, 0u);
+  ASSERT_GT(plan.chunks, 0);
+  std::size_t covered = 0;
+  for (std::int64_t i = 0; i < plan.chunks; ++i) {
+    EXPECT_EQ(transfers::chunk_offset(plan, i), covered);
+    const std::size_t len = transfers::chunk_length(plan, bytes, i);
+    ASSERT_GT(len, 0u) << "chunk " << i << " of " << bytes;
+    ASSERT_LE(len, plan.chunk_bytes);
+    covered += len;
+  }
+  EXPECT_EQ(covered, bytes);
+  EXPECT_GE(plan.slots, 1);
+  EXPECT_LE(plan.slots, transfers::max_slots);
+  EXPECT_LE(static_cast<std::int64_t>(plan.slots), plan.chunks);
+  EXPECT_LE(static_cast<std::size_t>(plan.slots) * plan.chunk_bytes, transfer_ring_bytes);
+  EXPECT_GE(plan.threads, 1);
+  EXPECT_LE(plan.threads, pool);
+}
+
+TEST(TransferStaging, PlansCoverEverySizeExactly) {
+  for (int pool : {1, 2, 3, 16})
+    for (std::size_t bytes : {std::size_t{1}, std::size_t{7}, 4 * KiB, 512 * KiB + 1, MiB + 13,
+                              33 * MiB - 1, GiB, 4 * GiB + 4099, (std::size_t{1} << 40) + 1})
+      expect_valid(plan_chunks(bytes, pool, {}), bytes, pool);
+}
+
+TEST(TransferStaging, AutomaticChunksKeepEveryThreadBusyWithinBounds) {
+  // Large copies: the largest automatic chunk, as many slots as the ring holds.
+  const ChunkPlan big = plan_chunks(GiB, 16, {});
+  EXPECT_EQ(big.chunk_bytes, transfers::max_auto_chunk);
+  EXPECT_EQ(big.slots, static_cast<int>(transfer_ring_bytes / transfers::max_auto_chunk));
+  EXPECT_EQ(big.threads, 16);
+  // A mid-size copy is cut so that each of 16 threads gets about two chunks.
+  const ChunkPlan mid = plan_chunks(16 * MiB, 16, {});
+  EXPECT_EQ(mid.chunk_bytes, 512 * KiB);
+  EXPECT_EQ(mid.chunks, 32);
+  // Never below the smallest automatic chunk.
+  EXPECT_EQ(plan_chunks(600 * KiB, 16, {}).chunk_bytes, transfers::min_auto_chunk);
+  // Chunks are 64 KiB multiples.
+  for (std::size_t bytes : {MiB + 1, 5 * MiB + 3, 9 * MiB})
+    EXPECT_EQ(plan_chunks(bytes, 16, {}).chunk_bytes % (64 * KiB), 0u) << bytes;
+}
+
+TEST(TransferStaging, ExplicitShapeWins) {
+  StagingConfig c;
+  c.chunk_bytes = 4 * KiB;
+  c.threads = 2;
+  c.slots = 3;
+  const ChunkPlan p = plan_chunks(100 * KiB + 5, 16, c);
+  EXPECT_EQ(p.chunk_bytes, 4 * KiB);
+  EXPECT_EQ(p.chunks, 26);
+  EXPECT_EQ(p.slots, 3);
+  EXPECT_EQ(p.threads, 2);
+  // A chunk larger than the ring is cut to the ring; threads are capped by the pool.
+  c.chunk_bytes = 2 * transfer_ring_bytes;
+  c.threads = 64;
+  c.slots = 0;
+  const ChunkPlan q = plan_chunks(GiB, 16, c);
+  EXPECT_EQ(q.chunk_bytes, transfer_ring_bytes);
+  EXPECT_EQ(q.slots, 1);
+  EXPECT_EQ(q.threads, 16);
+  expect_valid(q, GiB, 16);
+}
+
+TEST(TransferStaging, PoolSizeIsBounded) {
+  EXPECT_EQ(transfers::pool_threads(0), 2);
+  EXPECT_EQ(transfers::pool_threads(1), 2);
+  EXPECT_EQ(transfers::pool_threads(8), 8);
+  EXPECT_EQ(transfers::pool_threads(16), transfer_max_threads);
+  EXPECT_EQ(transfers::pool_threads(256), transfer_max_threads);
+}
+
+TEST(TransferStaging, PathByMemoryAndSize) {
+  const StagingConfig d;
+  EXPECT_EQ(transfers::choose_path(0, HostMemory::pageable, d), Path::none);
+  EXPECT_EQ(transfers::choose_path(0, HostMemory::pinned, d), Path::none);
+  EXPECT_EQ(transfers::choose_path(4, HostMemory::pageable, d), Path::direct);
+  EXPECT_EQ(transfers::choose_path(transfer_direct_max_bytes, HostMemory::pageable, d),
+            Path::direct);
+  EXPECT_EQ(transfers::choose_path(transfer_direct_max_bytes + 1, HostMemory::pageable, d),
+            Path::staged);
+  EXPECT_EQ(transfers::choose_path(GiB, HostMemory::pinned, d), Path::pinned);
+  EXPECT_EQ(transfers::choose_path(GiB, HostMemory::managed, d), Path::pinned);
+  EXPECT_EQ(transfers::choose_path(4, HostMemory::pinned, d), Path::pinned);
+}
+
+// These checks come before any CUDA call, so they hold on a machine without a GPU.
+TEST(TransferArguments, NullPointersWithBytesAreRejectedByName) {
+  std::vector<char> host(16);
+  void* fake_device = host.data(); // never reached: the null check on the other side comes first
+  EXPECT_NE(invalid_argument_message([&] { copy_to_device(nullptr, host.data(), 16); })
+                .find("dst_device"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { copy_to_device(fake_device, nullptr, 16); })
+                .find("src_host"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { copy_to_host(nullptr, fake_device, 16); })
+                .find("dst_host"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { copy_to_host(host.data(), nullptr, 16); })
+                .find("src_device"),
+            std::string::npos);
+}
+
+TEST(TransferArguments, ZeroBytesIsANoOpThatTouchesNoGpu) {
+  EXPECT_NO_THROW(copy_to_device(nullptr, nullptr, 0));
+  EXPECT_NO_THROW(copy_to_host(nullptr, nullptr, 0));
+  char c = 0;
+  EXPECT_NO_THROW(copy_to_device(&c, &c, 0));
+  EXPECT_NO_THROW(copy_to_host(&c, &c, 0));
+}
+
+TEST(TransferReference, CompareBytesFindsTheFirstDifference) {
+  std::vector<std::byte> a(1000, std::byte{7}), b = a;
+  EXPECT_EQ(lab::transfers::compare_bytes(a, b), "");
+  b[613] = std::byte{8};
+  b[900] = std::byte{9};
+  const std::string what = lab::transfers::compare_bytes(a, b);
+  EXPECT_NE(what.find("2 of 1000"), std::string::npos) << what;
+  EXPECT_NE(what.find("offset 613"), std::string::npos) << what;
+  EXPECT_NE(lab::transfers::compare_bytes(std::span(a).first(999), b), "");
+  EXPECT_EQ(lab::transfers::compare_bytes({}, {}), "");
+}
+
+TEST(TransferReference, PipelineStageIsTheFmaChain) {
+  std::vector<float> in = {0.5f, 1.0f, 3.25f, -2.0f}, out(4), again(4);
+  lab::transfers::cpu_pipeline_stage(in, out, 3, 0.999f, 0.001f);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    float x = in[i];
+    for (int k = 0; k < 3; ++k)
+      x = std::fma(x, 0.999f, 0.001f);
+    EXPECT_EQ(out[i], x);
+  }
+  lab::transfers::cpu_pipeline_stage(in, again, 0, 0.999f, 0.001f);
+  EXPECT_EQ(again, in);
+  EXPECT_EQ(lab::transfers::compare_floats_exact(out, out), "");
+  std::vector<float> other = out;
+  other[2] = std::nextafter(other[2], 10.0f);
+  EXPECT_NE(lab::transfers::compare_floats_exact(other, out).find("first at 2"), std::string::npos);
+}
+
+} // namespace
+} // namespace ladder::test
