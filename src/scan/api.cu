@@ -43,6 +43,27 @@ void check_scan_arguments(const char* call, const void* in, const void* out, std
 
 namespace {
 
+// The reduce-ahead kernel for an aligned `in` and an `out` that is not (the instantiation for
+// its offset within 16 bytes); false where it cannot run (the caller falls back).
+template <class T, bool Inclusive>
+bool launch_shifted(const T* in, T* out, std::int64_t n, cudaStream_t stream,
+                    scan_detail::ScanHead<T> head) {
+  using namespace scan_detail;
+  const auto shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) % 16 / sizeof(T));
+  if constexpr (sizeof(T) == 4) {
+    if (shift == 1)
+      return launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive, 1>(in, out, n, stream, 0, head);
+    if (shift == 2)
+      return launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive, 2>(in, out, n, stream, 0, head);
+    if (shift == 3)
+      return launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive, 3>(in, out, n, stream, 0, head);
+  } else {
+    if (shift == 1)
+      return launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive, 1>(in, out, n, stream, 0, head);
+  }
+  return false;
+}
+
 template <class T, bool Inclusive>
 void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   detail::check_scan_arguments(call, in, out, n, sizeof(T));
@@ -58,14 +79,23 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
   // elements before the next boundary are the head, scanned by the block that owns tile 0, and
   // everything after it takes the aligned path with the head's sum carried into tile 0.
   const auto head_count = static_cast<std::int64_t>((16 - in_phase) % 16 / sizeof(T));
-  if (in_phase != out_phase || n <= head_count) {
-    launch_lookback_scan<T, LibraryScalarShape<T>, Inclusive>(in, out, n, stream);
-    return;
-  }
   const ScanHead<T> head{in, out, static_cast<int>(head_count)};
   const T* body_in = in + head_count;
   T* body_out = out + head_count;
   const std::int64_t body = n - head_count;
+  if (in_phase != out_phase) {
+    // Different offsets: the head aligns the input (bulk copies), and the reduce-ahead kernel
+    // stores 16-byte vectors shifted across lanes by the output's offset from a boundary.
+    if (body >= library_reduce_ahead_min &&
+        launch_shifted<T, Inclusive>(body_in, body_out, body, stream, head))
+      return;
+    launch_lookback_scan<T, LibraryScalarShape<T>, Inclusive>(in, out, n, stream);
+    return;
+  }
+  if (body <= 0) {
+    launch_lookback_scan<T, LibraryScalarShape<T>, Inclusive>(in, out, n, stream);
+    return;
+  }
   // One 64 KB tile is one launch of the single-tile kernel (no scratch); from 2^22 the
   // reduce-ahead kernel; in between, and wherever it cannot run, the look-back kernel.
   const bool one_tile = body <= library_single_launch_max<T>;

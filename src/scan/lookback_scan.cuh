@@ -365,10 +365,17 @@ __device__ __forceinline__ T staged_thread_sum(const Access<T, W>* seg, int lane
 
 // Scans a staged warp segment (shared memory) access by access across the warp, starting from
 // the warp's exclusive prefix, and stores it at `segment` of `out`.
-template <class Shape, bool Inclusive, class T, int W>
+// OutShift > 0: `out` sits OutShift elements past a 16-byte boundary (the input, staged by the
+// bulk copy engine, is aligned; the output is not). Each lane then stores the aligned vector that
+// ends with its first W - OutShift outputs, the OutShift before them taken from the previous lane
+// (lane 31 of the previous access for lane 0): still one 16-byte store per access, plus single
+// elements at the two ends of the warp's segment.
+template <class Shape, bool Inclusive, int OutShift = 0, class T, int W>
 __device__ __forceinline__ void staged_scan_store(const Access<T, W>* seg, T warp_prefix, T* out,
                                                   std::int64_t segment, bool full, std::int64_t n,
                                                   int lane) {
+  static_assert(OutShift >= 0 && OutShift < W, "a shift within one 16-byte vector");
+  [[maybe_unused]] T carry[OutShift > 0 ? OutShift : 1] = {}; // lane 31's last outputs of access j - 1
 #pragma unroll 2
   for (int j = 0; j < Shape::accesses; ++j) {
     const Access<T, W> a = seg[j * 32 + lane];
@@ -379,8 +386,35 @@ __device__ __forceinline__ void staged_scan_store(const Access<T, W>* seg, T war
     T total;
     const T running = warp_prefix + lb::warp_exclusive_scan(sum, lane, total);
     warp_prefix += total;
-    store_access<Shape::streaming>(out, segment, j, lane, scan_access<Inclusive>(a.v, running),
-                                   full, n);
+    const Access<T, W> y = scan_access<Inclusive>(a.v, running);
+    if constexpr (OutShift == 0) {
+      store_access<Shape::streaming>(out, segment, j, lane, y, full, n);
+    } else if (!full) { // the last, partial tile (the same for the whole block)
+      store_access<Shape::streaming>(out, segment, j, lane, y, false, n);
+    } else {
+      Access<T, W> v;
+#pragma unroll
+      for (int k = 0; k < OutShift; ++k) {
+        const T from_previous = __shfl_up_sync(lb::full_mask, y.v[W - OutShift + k], 1);
+        v.v[k] = lane == 0 ? carry[k] : from_previous;
+        carry[k] = __shfl_sync(lb::full_mask, y.v[W - OutShift + k], 31);
+      }
+#pragma unroll
+      for (int k = OutShift; k < W; ++k)
+        v.v[k] = y.v[k - OutShift];
+      const std::int64_t first = segment + static_cast<std::int64_t>(j * 32 + lane) * W;
+      if (j == 0 && lane == 0) { // the segment's head: its vector starts in the previous segment
+#pragma unroll
+        for (int k = 0; k < W - OutShift; ++k)
+          out[first + k] = y.v[k];
+      } else {
+        *reinterpret_cast<Access<T, W>*>(out + first - OutShift) = v;
+      }
+      if (j == Shape::accesses - 1 && lane == 31) // the segment's tail
+#pragma unroll
+        for (int k = W - OutShift; k < W; ++k)
+          out[first + k] = y.v[k];
+    }
   }
 }
 

@@ -31,6 +31,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 
 namespace ladder::scan_detail {
 
@@ -61,7 +62,8 @@ template <class T, class Ahead>
 using AheadTile =
     TileShape<Ahead::threads, Ahead::template width<T>, Ahead::accesses, Ahead::streaming>;
 
-template <class T, class Ahead, bool Inclusive>
+// OutShift: `out` sits that many elements past a 16-byte boundary (staged_scan_store).
+template <class T, class Ahead, bool Inclusive, int OutShift = 0>
 __global__ void __launch_bounds__(Ahead::threads)
     reduce_ahead_scan_kernel(const T* in, T* out, std::int64_t n, void* scratch,
                              std::int64_t tiles, ScanHead<T> head) {
@@ -183,7 +185,7 @@ __global__ void __launch_bounds__(Ahead::threads)
         s_prefix[lane] = exclusive + (t == 0 ? head_sum : T(0)) + before;
     }
     __syncthreads();
-    staged_scan_store<Tile, Inclusive>(segment_of(s), s_prefix[warp], out,
+    staged_scan_store<Tile, Inclusive, OutShift>(segment_of(s), s_prefix[warp], out,
                                        t * Items + static_cast<std::int64_t>(warp) * Tile::per_warp,
                                        is_full(t), n, lane);
     __syncthreads(); // stage s and s_prefix are free
@@ -211,10 +213,12 @@ inline bool reduce_ahead_fall_back(int reason) {
 
 // Blocks of the reduce-ahead kernel that fit on the device at once, 0 where the device has no
 // cooperative launch (asked once per device and instantiation; the attributes do not change).
-template <class T, class Ahead, bool Inclusive> std::int64_t reduce_ahead_resident_blocks() {
+template <class T, class Ahead, bool Inclusive, int OutShift = 0>
+std::int64_t reduce_ahead_resident_blocks() {
   static core::PerDevice resident;
   return core::cooperative_blocks(
-      resident, reinterpret_cast<const void*>(reduce_ahead_scan_kernel<T, Ahead, Inclusive>),
+      resident,
+      reinterpret_cast<const void*>(reduce_ahead_scan_kernel<T, Ahead, Inclusive, OutShift>),
       Ahead::threads, Ahead::template shared_bytes<T>);
 }
 
@@ -225,15 +229,17 @@ template <class T, class Ahead, bool Inclusive> std::int64_t reduce_ahead_reside
 // device, fewer resident blocks than the occupancy API promised (e.g. under MPS), or a stream
 // being captured into a graph (a cooperative launch cannot be captured). The caller falls back.
 // max_blocks > 0 caps the grid (the tests use it to run many rows on small inputs).
-template <class T, class Ahead, bool Inclusive>
+template <class T, class Ahead, bool Inclusive, int OutShift = 0>
 bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t stream,
                               std::int64_t max_blocks = 0, ScanHead<T> head = {}) {
   if (n <= 0 && head.count == 0)
     return true;
   using Tile = AheadTile<T, Ahead>;
   const std::int64_t tiles = std::max<std::int64_t>(1, (n + Tile::items - 1) / Tile::items);
-  if (tiles == 1) {
-    lookback_scan_kernel<T, Tile, Inclusive, true>
+  if (tiles == 1) { // one launch; an unaligned `out` takes element accesses
+    using OneTile = std::conditional_t<OutShift == 0, Tile,
+                                       TileShape<Tile::threads, 1, Tile::accesses * Tile::width>>;
+    lookback_scan_kernel<T, OneTile, Inclusive, true>
         <<<1, Tile::threads, 0, stream>>>(in, out, n, nullptr, 1, head);
     LADDER_CUDA(cudaGetLastError());
     return true;
@@ -244,7 +250,7 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
   LADDER_CUDA(cudaStreamIsCapturing(stream, &capture));
   if (capture != cudaStreamCaptureStatusNone)
     return reduce_ahead_fall_back(cudaErrorStreamCaptureUnsupported);
-  const std::int64_t resident = reduce_ahead_resident_blocks<T, Ahead, Inclusive>();
+  const std::int64_t resident = reduce_ahead_resident_blocks<T, Ahead, Inclusive, OutShift>();
   if (resident == 0)
     return reduce_ahead_fall_back(-1);
   const std::int64_t blocks = std::min({tiles, resident, max_blocks > 0 ? max_blocks : resident});
@@ -264,7 +270,8 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
   config.attrs = &cooperative;
   config.numAttrs = 1;
   const cudaError_t launched = cudaLaunchKernelEx(
-      &config, reduce_ahead_scan_kernel<T, Ahead, Inclusive>, in, out, n, scratch, tiles, head);
+      &config, reduce_ahead_scan_kernel<T, Ahead, Inclusive, OutShift>, in, out, n, scratch, tiles,
+      head);
   owned.release();
   if (launched == cudaErrorCooperativeLaunchTooLarge) {
     (void)cudaGetLastError(); // not sticky; the caller's fallback must not see it

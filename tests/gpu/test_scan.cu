@@ -297,6 +297,42 @@ TEST(ScanReduceAhead, HeadOfAMisalignedCallOnAFewBlocks) {
   check_reduce_ahead_head<std::int64_t, true>(65539, 3, 1);
 }
 
+// The reduce-ahead kernel with an aligned input and an output OutShift elements past a 16-byte
+// boundary (shifted 16-byte stores), many rows per block, a head too.
+template <class T, bool Inclusive, int OutShift> void check_reduce_ahead_shifted(std::int64_t n, std::int64_t blocks, int head) {
+  using Shape = scan_detail::LibraryAheadShape;
+  constexpr int per_vector = 16 / sizeof(T);
+  DeviceBuffer<T> in(n + per_vector), out(n + 2 * per_vector);
+  fill<T>(in.data(), n, lab::fresh_seed(), nullptr);
+  const auto host_in = to_host(in.data(), n, nullptr);
+  // The head's first element sits `head` elements before the boundary in `in`, and the body's
+  // output OutShift elements past one.
+  T* dst = out.data() + per_vector + OutShift - head;
+  lab::poison(out.data(), out.bytes(), nullptr);
+  const T* src = in.data() + per_vector - head;
+  ASSERT_EQ(cudaMemcpy(const_cast<T*>(src), host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  const scan_detail::ScanHead<T> h{src, dst, head};
+  ASSERT_TRUE((scan_detail::launch_reduce_ahead_scan<T, Shape, Inclusive, OutShift>(
+      src + head, dst + head, n - head, nullptr, blocks, h)));
+  EXPECT_EQ(check_scan<T>(to_host(dst, n, nullptr), host_in, Inclusive, scan_detail::AheadTile<T, Shape>::items), "")
+      << "n = " << n << ", " << blocks << " blocks, head " << head << ", out shift " << OutShift;
+  const auto all = to_host(out.data(), n + 2 * per_vector, nullptr);
+  const std::int64_t begin = dst - out.data();
+  for (std::int64_t i = 0; i < n + 2 * per_vector; ++i)
+    if (i < begin || i >= begin + n)
+      ASSERT_EQ(all[i], all[0]) << "wrote outside [out, out + n) at " << i - begin;
+}
+
+TEST(ScanReduceAhead, ShiftedOutputOnAFewBlocks) {
+  for (std::int64_t blocks : {1, 2, 3})
+    for (std::int64_t n : {16383, 65539, 100003}) {
+      check_reduce_ahead_shifted<std::int32_t, false, 1>(n, blocks, 0);
+      check_reduce_ahead_shifted<std::int32_t, true, 2>(n, blocks, 3);
+      check_reduce_ahead_shifted<std::uint32_t, false, 3>(n, blocks, 1);
+      check_reduce_ahead_shifted<std::int64_t, true, 1>(n, blocks, 1);
+    }
+}
+
 // Every offset of in and out within 16 bytes (4-byte types: 0-3 elements; 8-byte: 0-1), exact,
 // at sizes around one tile and, outside --small, on the reduce-ahead path; equal offsets in place.
 template <class T> void check_every_alignment() {
