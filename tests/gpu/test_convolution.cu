@@ -5,6 +5,7 @@
 // exact too (the same fused multiply-adds in the same order), others within float_error_bound.
 #include "gpu_test.hpp"
 
+#include "convolution/image_io.hpp"
 #include "convolution/reference.hpp"
 #include "convolution/variants.hpp"
 #include "core/buffer.hpp"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <thread>
 #include <vector>
@@ -388,6 +390,35 @@ TEST(Convolve2d, WorksInsideStreamCapture) {
   cudaGraphDestroy(graph);
   EXPECT_EQ(lab::convolution::compare_images<std::uint8_t>(got, h.expected(Border::reflect),
                                                            640 * 3, 0.0),
+            "");
+}
+
+// `ladder convolve` end to end: a generated RGB picture through a PNG file, filtered on the GPU,
+// written and read back, equal to the CPU reference on the same pixels.
+TEST(ConvolvePng, FiltersAPictureFileExactly) {
+  if (!lab::convolution::have_png())
+    GTEST_SKIP() << "built without libpng";
+  lab::convolution::PngImage picture{157, 91, 3, {}};
+  picture.pixels.resize(157 * 91 * 3);
+  for (std::int64_t y = 0; y < 91; ++y) // a gradient with a sharp square: edges to filter
+    for (std::int64_t x = 0; x < 157; ++x)
+      for (int c = 0; c < 3; ++c)
+        picture.pixels[static_cast<std::size_t>((y * 157 + x) * 3 + c)] = static_cast<std::uint8_t>(
+            (x > 50 && x < 100 && y > 20 && y < 60) ? 255 - 40 * c : (x + 2 * y + 60 * c) % 256);
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string in = (dir / "ladder_conv_in.png").string(), out = (dir / "ladder_conv_out.png").string();
+  lab::convolution::write_png(in, picture);
+  const std::string summary = lab::convolution::convolve_png_file(in, out, "gaussian:5", "reflect");
+  EXPECT_NE(summary.find("157 x 91"), std::string::npos) << summary;
+  const auto filtered = lab::convolution::read_png(out);
+  std::filesystem::remove(in);
+  std::filesystem::remove(out);
+  std::vector<std::uint8_t> want(picture.pixels.size());
+  const auto mask = lab::convolution::named_mask("gaussian:5");
+  lab::convolution::cpu_convolve2d<std::uint8_t>({picture.pixels.data(), 157 * 3, 157, 91, 3},
+                                                 {want.data(), 157 * 3, 157, 91, 3}, mask.taps, 5,
+                                                 5, Border::reflect);
+  EXPECT_EQ(lab::convolution::compare_images<std::uint8_t>(filtered.pixels, want, 157 * 3, 0.0),
             "");
 }
 

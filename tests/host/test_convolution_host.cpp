@@ -4,13 +4,18 @@
 #include "invalid_argument.hpp"
 
 #include "convolution/border.hpp"
+#include "convolution/image_io.hpp"
 #include "convolution/reference.hpp"
 #include "ladder/convolve.hpp"
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <vector>
 
@@ -200,6 +205,70 @@ TEST(ConvolveArguments, BadArgumentsAreNamedBeforeAnythingRuns) {
             std::string::npos);
   EXPECT_EQ(msg([&] { convolve2d<float>(nullptr, 0, nullptr, 0, 0, 0, 1, mask, 3, 3, Border::zero); }),
             "");
+}
+
+} // namespace
+} // namespace ladder::test
+
+namespace ladder::test {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("ladder_conv_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+TEST(ConvolutionPng, RoundTripOfGrayRgbAndRgba) {
+  if (!lab::convolution::have_png())
+    GTEST_SKIP() << "built without libpng";
+  std::mt19937 rng(8);
+  for (int channels : {1, 3, 4}) {
+    lab::convolution::PngImage image{37, 23, channels, {}};
+    image.pixels.resize(static_cast<std::size_t>(37 * 23 * channels));
+    for (auto& p : image.pixels)
+      p = static_cast<std::uint8_t>(rng());
+    const std::string path = temp_path("round" + std::to_string(channels) + ".png");
+    lab::convolution::write_png(path, image);
+    const auto back = lab::convolution::read_png(path);
+    std::filesystem::remove(path);
+    EXPECT_EQ(back.width, 37);
+    EXPECT_EQ(back.height, 23);
+    EXPECT_EQ(back.channels, channels);
+    EXPECT_EQ(back.pixels, image.pixels) << channels << " channels";
+  }
+}
+
+TEST(ConvolutionPng, ReadingANonPngFileSaysSo) {
+  if (!lab::convolution::have_png())
+    GTEST_SKIP() << "built without libpng";
+  const std::string path = temp_path("not.png");
+  std::ofstream(path) << "not a picture";
+  try {
+    lab::convolution::read_png(path);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a PNG"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(ConvolutionPng, MasksFromTextFiles) {
+  const std::string path = temp_path("mask.txt");
+  std::ofstream(path) << "# a 3 x 5 mask\n1 2 3 4 5\n6, 7, 8, 9, 10\n\n11 12 13 14 15\n";
+  const auto m = lab::convolution::load_mask(path);
+  EXPECT_EQ(m.width, 5);
+  EXPECT_EQ(m.height, 3);
+  EXPECT_EQ(m.taps[7], 8.0f);
+  std::ofstream(path) << "1 2\n3 4\n";
+  EXPECT_NE(invalid_argument_message([&] { lab::convolution::load_mask(path); }).find("odd"),
+            std::string::npos);
+  std::ofstream(path) << "1 x 3\n";
+  EXPECT_NE(invalid_argument_message([&] { lab::convolution::load_mask(path); })
+                .find("not a number"),
+            std::string::npos);
+  std::filesystem::remove(path);
+  EXPECT_EQ(lab::convolution::load_mask("gaussian:3").width, 3);
 }
 
 } // namespace
