@@ -73,6 +73,13 @@ def main():
         print("- instructions: %d; main loop: %d" % (len(code), len(loop)))
         print("- main loop: " + ", ".join("%s x%d" % kv for kv in loop_counts.most_common(12)))
         print("- kernel: " + ", ".join("%s x%d" % kv for kv in all_counts.most_common(12)) + "\n")
+        if "--loops" in sys.argv and loop:
+            print("```")
+            for text in loop[:48]:
+                print("  " + " ".join(text.split()))
+            if len(loop) > 48:
+                print("  ... %d more" % (len(loop) - 48))
+            print("```\n")
 
 
 if __name__ == "__main__":
