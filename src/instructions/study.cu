@@ -76,8 +76,13 @@ Table throughput_table(const RunContext& ctx, Stream& stream) {
   table.headline = true;
   table.speedups = false;
   table.peak.bound = Bound::instruction;
-  table.peak.theoretical_from = "each row: the guide's results per clock per SM x SMs x the "
-                                "SM clock measured during the row";
+  // The table's bound is FP32 at the driver's peak clock; each row is held against its own
+  // guide rate at the clock measured while it ran (Row::peak).
+  table.peak.theoretical =
+      guide_rate("fp32", dev.compute_major, dev.compute_minor).value_or(0) *
+      static_cast<double>(dev.sm_clock_khz) * 1e3 * dev.multiprocessors;
+  table.peak.theoretical_from = "FP32 at the peak SM clock; each row: its guide rate x SMs x "
+                                "the SM clock measured during the row";
   table.groups = {"resident grid"};
   table.columns = {{"per_clock_per_sm", "op/clk/SM"},
                    {"guide_per_clock_per_sm", "guide"},
@@ -183,7 +188,9 @@ Table saturation_table(const RunContext& ctx, const LatencyFigures& lat, Stream&
   table.case_label = "the deck's latency-hiding argument, measured";
   table.speedups = false;
   table.peak.bound = Bound::instruction;
-  table.peak.theoretical_from = "the guide's FP32 rate x SMs x the measured SM clock";
+  table.peak.theoretical = g * static_cast<double>(dev.sm_clock_khz) * 1e3 * sms;
+  table.peak.theoretical_from = "the guide's FP32 rate x SMs x the peak SM clock; each row: at "
+                                "the SM clock measured during it";
   for (int c : fma_chain_counts)
     table.groups.push_back(std::to_string(c) + (c == 1 ? " chain" : " chains"));
   table.columns = {{"warps_per_sm", "warps/SM"}, {"predicted_chains_needed", "chains needed"}};
@@ -587,7 +594,10 @@ Table divergence_table(const RunContext& ctx, Stream& stream) {
   const int total = blocks * threads;
   table.work.ops = static_cast<double>(total) * steps;
   table.work.formula = "threads x " + std::to_string(steps) + " dependent operations";
-  table.peak.theoretical_from = "not a throughput table: see the slowdown columns";
+  table.peak.theoretical = guide_rate("fp32", dev.compute_major, dev.compute_minor).value_or(0) *
+                           static_cast<double>(dev.sm_clock_khz) * 1e3 * dev.multiprocessors;
+  table.peak.theoretical_from = "FP32 issue at the peak SM clock (the chains are latency-bound: "
+                                "the slowdown columns are the point)";
   DeviceBuffer<float> out(total);
   PinnedBuffer<float> host(total);
   const float a = 0.9999f, b = 0.5f;
