@@ -20,7 +20,7 @@ template <class T, int C> constexpr int widest_unrolled() {
   if constexpr (sizeof(T) == 4)
     return C == 1 ? 31 : 15;
   else
-    return C == 1 ? 15 : 9;
+    return C == 1 ? 31 : 9;
 }
 
 template <class T, int C, class S, int MW>

@@ -84,6 +84,7 @@ struct Case2d {
   Problem2d problem;
   std::string label;
   bool headline = false;
+  std::string mask_name = {}; // a named mask (named_mask); random taps when empty
 };
 
 std::vector<int> sweep_masks(const RunContext& ctx) {
@@ -110,11 +111,13 @@ std::vector<Case2d> cases_2d(const RunContext& ctx) {
     for (int m : sweep_masks(ctx))
       out.push_back({f32(257, 193, m), "small", m == 3});
     out.push_back({{Element::u8, 3, 131, 67, 0, 5, 5}, "small RGB, pitched"});
+    out.push_back({f32(257, 193, 7), "small, Gaussian (separable)", false, "gaussian:7"});
     return out;
   }
   for (int m : sweep_masks(ctx))
     out.push_back({f32(8192, 8192, m), "", m == 5});
   out.push_back({{Element::u8, 3, 3840, 2160, 0, 5, 5}, "4K RGB, pitched rows"});
+  out.push_back({f32(8192, 8192, 15), "Gaussian 15 x 15: separable", false, "gaussian:15"});
   return out;
 }
 
@@ -137,7 +140,7 @@ struct Run2d {
   std::map<int, Expected> expected;   // by border, computed on first use
   std::uint64_t seed = fresh_seed();
 
-  Run2d(const RunContext& c, Problem2d problem, cudaStream_t stream)
+  Run2d(const RunContext& c, Problem2d problem, const std::string& mask_name, cudaStream_t stream)
       : ctx(c), p(problem), in(problem.row_bytes(), problem.height),
         out(problem.row_bytes(), problem.height),
         mask_d(static_cast<std::size_t>(problem.mask_width * problem.mask_height)),
@@ -151,7 +154,11 @@ struct Run2d {
     else // random bytes: uniform 32-bit words
       fill_random<std::uint32_t>(static_cast<std::uint32_t*>(in.data), words, seed, 0.0,
                                  4294967295.0, stream);
-    mask = random_mask(p.mask_width * p.mask_height, p.element, seed ^ 0x5DEECE66Dull);
+    mask = mask_name.empty()
+               ? random_mask(p.mask_width * p.mask_height, p.element, seed ^ 0x5DEECE66Dull)
+               : named_mask(mask_name).taps;
+    std::vector<float> column, row;
+    p.mask_separable = separable(mask, p.mask_width, p.mask_height, column, row);
     std::vector<float> reversed(mask.rbegin(), mask.rend());
     LADDER_CUDA(cudaMemcpyAsync(mask_d.data(), mask.data(), mask_d.bytes(),
                                 cudaMemcpyHostToDevice, stream));
@@ -215,7 +222,7 @@ struct Run2d {
 };
 
 Table run_2d(const RunContext& ctx, const Case2d& c, cudaStream_t stream) {
-  Run2d run(ctx, c.problem, stream);
+  Run2d run(ctx, c.problem, c.mask_name, stream);
   const Problem2d& p = run.p;
   const double scalars = static_cast<double>(p.width * p.height * p.channels);
   const double elem = p.element == Element::f32 ? 4.0 : 1.0;
@@ -226,8 +233,10 @@ Table run_2d(const RunContext& ctx, const Case2d& c, cudaStream_t stream) {
   Table table;
   table.study = "convolution";
   table.title = "convolution 2D " + std::to_string(p.width) + " x " + std::to_string(p.height) +
-                " " + element_name(p.element) + (p.channels > 1 ? " x " + std::to_string(p.channels) + " channels" : "") +
-                ", mask " + std::to_string(p.mask_width) + " x " + std::to_string(p.mask_height);
+                " " + element_name(p.element) +
+                (p.channels > 1 ? " x " + std::to_string(p.channels) + " channels" : "") +
+                ", mask " + (c.mask_name.empty() ? "" : c.mask_name + " ") +
+                std::to_string(p.mask_width) + " x " + std::to_string(p.mask_height);
   table.case_label = c.label;
   table.headline = c.headline;
   table.params = {{"dims", 2},
@@ -238,6 +247,7 @@ Table run_2d(const RunContext& ctx, const Case2d& c, cudaStream_t stream) {
                   {"pitch_bytes", p.pitch},
                   {"mask_width", p.mask_width},
                   {"mask_height", p.mask_height},
+                  {"mask", c.mask_name.empty() ? "random" : c.mask_name},
                   {"seed", run.seed}};
   table.work.elements = scalars;
   table.work.bytes_read = table.work.bytes_written = scalars * elem;
@@ -350,7 +360,8 @@ Sweep mask_sweep(const std::vector<Table>& tables) {
                          "their time / ours (above 1: ours is faster); NPP with the replicate "
                          "border, the others zero");
   for (const Table& t : tables) {
-    if (t.params.value("dims", 0) != 2 || t.params.value("type", "") != "float")
+    if (t.params.value("dims", 0) != 2 || t.params.value("type", "") != "float" ||
+        t.params.value("mask", "") != "random")
       continue;
     const int m = t.params.value("mask_width", 0);
     SweepPoint point{m, std::to_string(m) + " x " + std::to_string(m), {}, {}};

@@ -1,10 +1,11 @@
 // The tiled, register-blocked convolution kernel behind ladder::convolve2d and convolve1d, and the
 // study's rungs past the course.
 //
-// A block stages its input tile (outputs plus halo, every row of the mask) in shared memory, then
-// each thread computes K adjacent outputs of RY rows: it reads one row of its input window into
-// registers (16-byte shared loads, converted to float) and applies the whole mask row to all K
-// outputs from those registers, so a window value feeds up to K x MW fused multiply-adds. The
+// A block stages its input tile (outputs plus halo, every row of the mask) in shared memory as
+// floats (uint8 converted once, while staging, rather than at every use), then each thread
+// computes K adjacent outputs of RY rows: it reads one row of its input window into registers
+// (16-byte shared loads) and applies the whole mask row to all K outputs from those registers, so
+// a window value feeds up to K x MW fused multiply-adds. The
 // mask travels in the launch parameters (a __grid_constant__ struct in the constant bank): every
 // call carries its own, so concurrent calls never share a __constant__ symbol.
 //
@@ -21,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace ladder::conv_detail {
 
@@ -49,26 +51,26 @@ template <int TX_, int TY_, int K_, int RY_> struct TileShape {
   static constexpr int tile_h = ty * ry;
 };
 
-// float images: 128 x 32 outputs per block (the measured sweet spot between the halo's share and
-// blocks per SM); uint8: 512 x 16 bytes, one 16-byte store per thread and row; 1D signals: 1024
-// outputs per block of one row.
+// float images: 128 x 32 outputs per block, one 16-byte store per thread and row; uint8: 256 x 32
+// bytes, 8-byte stores; 1D signals: 1024 outputs per block of one row.
 using ShapeF32 = TileShape<32, 8, 4, 4>;
-using ShapeU8 = TileShape<32, 8, 16, 2>;
+using ShapeU8 = TileShape<32, 8, 8, 4>;
 using Shape1d = TileShape<256, 1, 4, 1>;
 
 constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
 
+// Scalars of T in one 16-byte global access.
 template <class T> constexpr int vector_scalars = 16 / static_cast<int>(sizeof(T));
 
-// Where a tile's scalars sit in shared memory. The staged row starts R scalars left of the tile (R
-// = the halo rounded up to whole 16-byte vectors) so that the tile, every thread's window and
-// every global chunk stay 16-byte aligned; a thread's first tap is D = R - halo scalars into its
-// window.
+// Where a tile's scalars sit in shared memory (as floats). The staged row starts R scalars left of
+// the tile (R = the halo rounded up to whole 16-byte global accesses) so that every global chunk
+// is 16-byte aligned when the row is, and every thread's window starts on a float4; a thread's
+// first tap is D = R - halo scalars into its window.
 struct StageGeometry {
-  int halo; // mask_width / 2 x C scalars on each side
-  int r;    // halo rounded up to a multiple of the vector
-  int d;    // r - halo
-  int stride; // scalars per staged row: tile_w + 2 r
+  int halo;   // mask_width / 2 x C scalars on each side
+  int r;      // halo rounded up to a multiple of the global vector
+  int d;      // r - halo
+  int stride; // floats per staged row: tile_w + 2 r
 };
 
 template <class T, int C, class S>
@@ -78,11 +80,11 @@ __host__ __device__ constexpr StageGeometry stage_geometry(int mask_width) {
   return {halo, r, r - halo, S::tile_w + 2 * r};
 }
 
-// Shared memory of one block: the staged rows (tile_h + mask_height - 1) of `stride` scalars.
+// Shared memory of one block: the staged rows (tile_h + mask_height - 1) of `stride` floats.
 template <class T, int C, class S>
 constexpr std::size_t stage_bytes(int mask_width, int mask_height) {
   return static_cast<std::size_t>(S::tile_h + mask_height - 1) *
-         stage_geometry<T, C, S>(mask_width).stride * sizeof(T);
+         stage_geometry<T, C, S>(mask_width).stride * sizeof(float);
 }
 
 // 16 bytes global -> shared without a register round trip (Ampere and later; a plain copy before).
@@ -127,11 +129,12 @@ __device__ __forceinline__ T read_bordered(const ImageArgs& a, std::int64_t y, s
   return row[xm * C + (q - x * C)];
 }
 
-// Stages rows [y0 - mask_height / 2, ..) x scalars [g0, g0 + stride) of the input into `tile`.
-// VectorStaging: whole 16-byte chunks inside the image go by cp.async; otherwise (the course-like
-// register-blocked rung) every scalar is read through registers.
+// Stages rows [y0 - mask_height / 2, ..) x scalars [g0, g0 + stride) of the input into `tile`
+// as floats. VectorStaging: whole 16-byte chunks inside the image go by 16-byte loads (cp.async
+// for float, straight into shared memory; a load and four float4 stores for uint8); otherwise
+// (the register-blocked rung) every scalar is read on its own.
 template <class T, int C, class S, bool VectorStaging>
-__device__ __forceinline__ void stage_tile(const ImageArgs& a, T* tile, StageGeometry g,
+__device__ __forceinline__ void stage_tile(const ImageArgs& a, float* tile, StageGeometry g,
                                            int mask_height, std::int64_t y0, std::int64_t s0) {
   constexpr int V = vector_scalars<T>;
   const int rows = S::tile_h + mask_height - 1;
@@ -144,13 +147,23 @@ __device__ __forceinline__ void stage_tile(const ImageArgs& a, T* tile, StageGeo
     const int c = idx - r * vectors_per_row;
     const std::int64_t y = y0 - mask_height / 2 + r;
     const std::int64_t q = g0 + static_cast<std::int64_t>(c) * V;
-    T* dst = tile + r * g.stride + c * V;
+    float* dst = tile + r * g.stride + c * V;
     if constexpr (VectorStaging) {
       const std::int64_t ym = border_index(y, a.height, a.border);
       if (ym >= 0 && q >= 0 && q + V <= row_scalars) {
         const unsigned char* src = a.in + ym * a.in_pitch + q * static_cast<std::int64_t>(sizeof(T));
         if ((reinterpret_cast<std::uintptr_t>(src) & 15) == 0) {
-          cp_async16(dst, src);
+          if constexpr (sizeof(T) == 4) {
+            cp_async16(dst, src);
+          } else {
+            const uint4 chunk = *reinterpret_cast<const uint4*>(src);
+            const T* e = reinterpret_cast<const T*>(&chunk);
+#pragma unroll
+            for (int v = 0; v < V / 4; ++v)
+              reinterpret_cast<float4*>(dst)[v] =
+                  make_float4(to_float(e[4 * v]), to_float(e[4 * v + 1]), to_float(e[4 * v + 2]),
+                              to_float(e[4 * v + 3]));
+          }
           continue;
         }
       }
@@ -159,29 +172,41 @@ __device__ __forceinline__ void stage_tile(const ImageArgs& a, T* tile, StageGeo
       const auto* row = reinterpret_cast<const T*>(a.in + y * a.in_pitch);
 #pragma unroll
       for (int e = 0; e < V; ++e)
-        dst[e] = row[q + e];
+        dst[e] = to_float(row[q + e]);
     } else {
 #pragma unroll
       for (int e = 0; e < V; ++e)
-        dst[e] = read_bordered<T, C>(a, y, q + e);
+        dst[e] = to_float(read_bordered<T, C>(a, y, q + e));
     }
   }
-  if constexpr (VectorStaging)
+  if constexpr (VectorStaging && sizeof(T) == 4)
     cp_async_wait_all();
 }
 
-// Loads N scalars (a multiple of V) from 16-byte aligned shared memory into floats.
-template <class T, int N> __device__ __forceinline__ void load_window(const T* src, float (&win)[N]) {
-  constexpr int V = vector_scalars<T>;
-  static_assert(N % V == 0);
+// Loads N floats (a multiple of 4) from 16-byte aligned shared memory.
+template <int N> __device__ __forceinline__ void load_window(const float* src, float (&win)[N]) {
+  static_assert(N % 4 == 0);
 #pragma unroll
-  for (int v = 0; v < N / V; ++v) {
-    const uint4 chunk = reinterpret_cast<const uint4*>(src)[v];
-    const T* e = reinterpret_cast<const T*>(&chunk);
-#pragma unroll
-    for (int i = 0; i < V; ++i)
-      win[v * V + i] = to_float(e[i]);
+  for (int v = 0; v < N / 4; ++v) {
+    const float4 chunk = reinterpret_cast<const float4*>(src)[v];
+    win[4 * v] = chunk.x;
+    win[4 * v + 1] = chunk.y;
+    win[4 * v + 2] = chunk.z;
+    win[4 * v + 3] = chunk.w;
   }
+}
+
+// Stores K results (K x sizeof(T) bytes: 4, 8 or 16) as one aligned vector.
+template <class T, int K> __device__ __forceinline__ void store_vector(T* dst, const float* acc) {
+  constexpr int bytes = K * static_cast<int>(sizeof(T));
+  static_assert(bytes == 4 || bytes == 8 || bytes == 16);
+  using Word = std::conditional_t<bytes == 16, uint4, std::conditional_t<bytes == 8, uint2, unsigned>>;
+  Word word;
+  T* e = reinterpret_cast<T*>(&word);
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    e[k] = from_float<T>(acc[k]);
+  *reinterpret_cast<Word*>(dst) = word;
 }
 
 // MW > 0: the mask width is fixed at compile time (windows in registers, taps unrolled); MW == 0:
@@ -191,7 +216,7 @@ template <class T, int C, int MW, class S, bool VectorStaging>
 __global__ void __launch_bounds__(S::threads)
     convolve_tiled(ImageArgs a, const __grid_constant__ MaskParam mask) {
   extern __shared__ __align__(16) unsigned char shared_raw[];
-  T* tile = reinterpret_cast<T*>(shared_raw);
+  float* tile = reinterpret_cast<float*>(shared_raw);
   const int mw = MW > 0 ? MW : mask.width;
   const int mh = mask.height;
   const StageGeometry g = stage_geometry<T, C, S>(mw);
@@ -217,7 +242,9 @@ __global__ void __launch_bounds__(S::threads)
     for (int j = 0; j < mh; ++j) {
       if constexpr (MW > 0) {
         constexpr StageGeometry sg = stage_geometry<T, C, S>(MW);
-        constexpr int window = round_up(sg.d + S::k + (MW - 1) * C, vector_scalars<T>);
+        // The window starts on the float4 that holds the first tap.
+        constexpr int skip = sg.d / 4 * 4, d = sg.d - skip;
+        constexpr int window = round_up(d + S::k + (MW - 1) * C, 4);
         float m[MW];
 #pragma unroll
         for (int i = 0; i < MW; ++i)
@@ -225,22 +252,22 @@ __global__ void __launch_bounds__(S::threads)
 #pragma unroll
         for (int o = 0; o < S::ry; ++o) {
           float win[window];
-          load_window<T, window>(tile + (ty * S::ry + o + j) * sg.stride + tx * S::k, win);
+          load_window<window>(tile + (ty * S::ry + o + j) * sg.stride + tx * S::k + skip, win);
 #pragma unroll
           for (int i = 0; i < MW; ++i)
 #pragma unroll
             for (int k = 0; k < S::k; ++k)
-              acc[o][k] = __fmaf_rn(m[i], win[sg.d + k + i * C], acc[o][k]);
+              acc[o][k] = __fmaf_rn(m[i], win[d + k + i * C], acc[o][k]);
         }
       } else {
 #pragma unroll
         for (int o = 0; o < S::ry; ++o) {
-          const T* src = tile + (ty * S::ry + o + j) * g.stride + tx * S::k + g.d;
+          const float* src = tile + (ty * S::ry + o + j) * g.stride + tx * S::k + g.d;
           for (int i = 0; i < mw; ++i) {
             const float mv = mask.w[j * mw + i];
 #pragma unroll
             for (int k = 0; k < S::k; ++k)
-              acc[o][k] = __fmaf_rn(mv, to_float(src[k + i * C]), acc[o][k]);
+              acc[o][k] = __fmaf_rn(mv, src[k + i * C], acc[o][k]);
           }
         }
       }
@@ -253,17 +280,10 @@ __global__ void __launch_bounds__(S::threads)
       if (y >= a.height || s >= row_scalars)
         continue;
       T* row = reinterpret_cast<T*>(a.out + y * a.out_pitch);
-      if (s + S::k <= row_scalars && (reinterpret_cast<std::uintptr_t>(row + s) & 15) == 0) {
-        static_assert(S::k * sizeof(T) % 16 == 0);
-#pragma unroll
-        for (int v = 0; v < S::k * static_cast<int>(sizeof(T)) / 16; ++v) {
-          uint4 chunk;
-          T* e = reinterpret_cast<T*>(&chunk);
-#pragma unroll
-          for (int i = 0; i < vector_scalars<T>; ++i)
-            e[i] = from_float<T>(acc[o][v * vector_scalars<T> + i]);
-          reinterpret_cast<uint4*>(row + s)[v] = chunk;
-        }
+      constexpr int store_bytes = S::k * static_cast<int>(sizeof(T));
+      if (s + S::k <= row_scalars &&
+          (reinterpret_cast<std::uintptr_t>(row + s) & (store_bytes - 1)) == 0) {
+        store_vector<T, S::k>(row + s, acc[o]);
       } else {
 #pragma unroll
         for (int k = 0; k < S::k; ++k)
@@ -293,6 +313,112 @@ void launch_tiled(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream
   const dim3 grid(static_cast<unsigned>(tiles_x),
                   static_cast<unsigned>(tiles_y < 65535 ? tiles_y : 65535));
   kernel<<<grid, dim3(S::tx, S::ty), shared, stream>>>(a, mask);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+} // namespace ladder::conv_detail
+
+namespace ladder::conv_detail {
+
+// The separable path for masks that are a column times a row (Gaussian, box): the staged tile is
+// filtered along rows into a second shared buffer (every staged row, so the halo rows too), then
+// along columns: MW + MH multiply-adds per output instead of MW x MH. `taps.w` holds the column
+// (taps.height values) then the row (taps.width values). The order of the sums differs from the
+// direct kernel's, so results agree with the reference to the rounding, not bit for bit.
+template <class T, int C, int MW, class S>
+__global__ void __launch_bounds__(S::threads)
+    convolve_separable(ImageArgs a, const __grid_constant__ MaskParam taps) {
+  static_assert(MW > 0);
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  float* tile = reinterpret_cast<float*>(shared_raw);
+  const int mh = taps.height;
+  constexpr StageGeometry g = stage_geometry<T, C, S>(MW);
+  const int rows = S::tile_h + mh - 1;
+  float* across = tile + rows * g.stride; // rows x tile_w: the row pass
+  const std::int64_t row_scalars = a.width * C;
+  const std::int64_t s0 = static_cast<std::int64_t>(blockIdx.x) * S::tile_w;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int64_t tiles_y = (a.height + S::tile_h - 1) / S::tile_h;
+  float row_taps[MW];
+#pragma unroll
+  for (int i = 0; i < MW; ++i)
+    row_taps[i] = taps.w[mh + i];
+
+  for (std::int64_t by = blockIdx.y; by < tiles_y; by += gridDim.y) {
+    const std::int64_t y0 = by * S::tile_h;
+    if (by != blockIdx.y)
+      __syncthreads();
+    stage_tile<T, C, S, true>(a, tile, g, mh, y0, s0);
+    __syncthreads();
+    constexpr int skip = g.d / 4 * 4, d = g.d - skip;
+    constexpr int window = round_up(d + S::k + (MW - 1) * C, 4);
+    for (int r = ty; r < rows; r += S::ty) {
+      float win[window];
+      load_window<window>(tile + r * g.stride + tx * S::k + skip, win);
+      float h[S::k];
+#pragma unroll
+      for (int k = 0; k < S::k; ++k) {
+        h[k] = 0.0f;
+#pragma unroll
+        for (int i = 0; i < MW; ++i)
+          h[k] = __fmaf_rn(row_taps[i], win[d + k + i * C], h[k]);
+      }
+#pragma unroll
+      for (int k = 0; k < S::k; k += 4)
+        *reinterpret_cast<float4*>(across + r * S::tile_w + tx * S::k + k) =
+            make_float4(h[k], h[k + 1], h[k + 2], h[k + 3]);
+    }
+    __syncthreads();
+    float acc[S::ry][S::k];
+#pragma unroll
+    for (int o = 0; o < S::ry; ++o)
+#pragma unroll
+      for (int k = 0; k < S::k; ++k)
+        acc[o][k] = 0.0f;
+    for (int j = 0; j < mh + S::ry - 1; ++j) {
+      float v[S::k];
+      load_window<S::k>(across + (ty * S::ry + j) * S::tile_w + tx * S::k, v);
+#pragma unroll
+      for (int o = 0; o < S::ry; ++o) {
+        const int jj = j - o; // this input row is tap jj of output row o
+        if (jj >= 0 && jj < mh) {
+          const float t = taps.w[jj];
+#pragma unroll
+          for (int k = 0; k < S::k; ++k)
+            acc[o][k] = __fmaf_rn(t, v[k], acc[o][k]);
+        }
+      }
+    }
+    const std::int64_t s = s0 + tx * S::k;
+#pragma unroll
+    for (int o = 0; o < S::ry; ++o) {
+      const std::int64_t y = y0 + ty * S::ry + o;
+      if (y >= a.height || s >= row_scalars)
+        continue;
+      T* out = reinterpret_cast<T*>(a.out + y * a.out_pitch);
+#pragma unroll
+      for (int k = 0; k < S::k; ++k)
+        if (s + k < row_scalars)
+          out[s + k] = from_float<T>(acc[o][k]);
+    }
+  }
+}
+
+template <class T, int C, int MW, class S>
+void launch_separable(const ImageArgs& a, const MaskParam& taps, cudaStream_t stream) {
+  const std::int64_t tiles_x = (a.width * C + S::tile_w - 1) / S::tile_w;
+  const std::int64_t tiles_y = (a.height + S::tile_h - 1) / S::tile_h;
+  const std::size_t shared = stage_bytes<T, C, S>(MW, taps.height) +
+                             static_cast<std::size_t>(S::tile_h + taps.height - 1) * S::tile_w * 4;
+  auto* kernel = &convolve_separable<T, C, MW, S>;
+  static const cudaError_t opted = cudaFuncSetAttribute(
+      kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      static_cast<int>(stage_bytes<T, C, S>(MW, max_convolution_mask) +
+                       (S::tile_h + max_convolution_mask - 1) * S::tile_w * 4));
+  LADDER_CUDA(opted);
+  const dim3 grid(static_cast<unsigned>(tiles_x),
+                  static_cast<unsigned>(tiles_y < 65535 ? tiles_y : 65535));
+  kernel<<<grid, dim3(S::tx, S::ty), shared, stream>>>(a, taps);
   LADDER_CUDA(cudaGetLastError());
 }
 

@@ -6,12 +6,14 @@
 // multiply-adds in the reference's order (mask rows in order, taps left to right), so float rungs
 // match the CPU to the rounding and uint8 rungs match it exactly.
 #include "convolution/api_dispatch.hpp"
+#include "convolution/reference.hpp"
 #include "convolution/tiled.cuh"
 #include "convolution/variants.hpp"
 
 #include "ladder/convolve.hpp"
 #include "ladder/error.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -540,6 +542,41 @@ template <Border B> void launch_staged_2d(const Buffers2d& b, cudaStream_t s) {
       conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height), s);
 }
 
+// 8. The separable path: a row pass then a column pass over the staged tile, MW + MH taps per
+// output instead of MW x MH (float images, one channel, the study's widths).
+void launch_separable_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  std::vector<float> column, row;
+  const std::span<const float> mask(b.host_mask,
+                                    static_cast<std::size_t>(p.mask_width * p.mask_height));
+  if (!separable(mask, p.mask_width, p.mask_height, column, row))
+    throw std::logic_error("separable: the mask is not separable");
+  conv_detail::MaskParam taps{};
+  std::copy(column.begin(), column.end(), taps.w);
+  std::copy(row.begin(), row.end(), taps.w + p.mask_height);
+  taps.width = p.mask_width;
+  taps.height = p.mask_height;
+  const ImageArgs a = image_args(b, Border::zero);
+  using S = conv_detail::ShapeF32;
+  switch (p.mask_width) {
+  case 3: return conv_detail::launch_separable<float, 1, 3, S>(a, taps, s);
+  case 5: return conv_detail::launch_separable<float, 1, 5, S>(a, taps, s);
+  case 7: return conv_detail::launch_separable<float, 1, 7, S>(a, taps, s);
+  case 9: return conv_detail::launch_separable<float, 1, 9, S>(a, taps, s);
+  default: return conv_detail::launch_separable<float, 1, 15, S>(a, taps, s);
+  }
+}
+
+const char* separable_fits(const Problem2d& p) {
+  if (!p.mask_separable)
+    return "the mask is not separable (not a column times a row)";
+  if (p.element != Element::f32 || p.channels != 1)
+    return "compiled for float images of one channel";
+  const int w = p.mask_width;
+  return w == 3 || w == 5 || w == 7 || w == 9 || w == 15 ? nullptr
+                                                          : "compiled for widths 3, 5, 7, 9, 15";
+}
+
 void launch_library_call_2d(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   if (p.element == Element::f32)
@@ -927,6 +964,15 @@ std::span<const Rung2d> registry_2d() {
              .border = Border::clamp,
              .unsupported = any_2d,
              .launch = launch_staged_2d<Border::clamp>},
+      Rung2d{.info = {.name = "separable",
+                      .idea = "a row pass then a column pass in shared memory: MW + MH taps per "
+                              "output (separable masks)",
+                      .role = Role::beyond,
+                      .block_threads = 256},
+             .reference_order = false,
+             .needs_separable_mask = true,
+             .unsupported = separable_fits,
+             .launch = launch_separable_2d},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},

@@ -23,6 +23,7 @@ struct Problem2d {
   std::int64_t width = 0, height = 0;
   std::int64_t pitch = 0; // bytes
   int mask_width = 0, mask_height = 0;
+  bool mask_separable = false; // the mask is a column times a row
   std::int64_t row_bytes() const { return width * channels * (element == Element::f32 ? 4 : 1); }
 };
 
@@ -44,6 +45,7 @@ struct Rung2d {
   // within float_error_bound and uint8 results within 1.
   bool reference_order = true;
   bool copies = false; // the bound: its output must equal its input
+  bool needs_separable_mask = false;
   // nullptr when the rung handles the problem, else why not (shown in the table).
   const char* (*unsupported)(const Problem2d& problem) = nullptr;
   void (*launch)(const Buffers2d& buffers, cudaStream_t stream) = nullptr;

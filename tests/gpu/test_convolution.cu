@@ -146,6 +146,13 @@ template <class T> void test_rung(const lab::convolution::Rung2d& rung, int chan
   std::mt19937 rng(1234 + static_cast<unsigned>(channels));
   for (const Case& c : registry_cases(channels, sizeof(T))) {
     Harness<T> h(c, rng);
+    if (rung.needs_separable_mask) { // a column times a row
+      const auto column = random_mask(c.mh, false, rng), row = random_mask(c.mw, false, rng);
+      for (int j = 0; j < c.mh; ++j)
+        for (int i = 0; i < c.mw; ++i)
+          h.mask[static_cast<std::size_t>(j * c.mw + i)] =
+              column[static_cast<std::size_t>(j)] * row[static_cast<std::size_t>(i)];
+    }
     std::vector<float> reversed(h.mask.rbegin(), h.mask.rend());
     lab::DeviceBuffer<float> mask_d(h.mask.size()), reversed_d(h.mask.size());
     ASSERT_EQ(cudaMemcpy(mask_d.data(), h.mask.data(), mask_d.bytes(), cudaMemcpyHostToDevice),
@@ -153,8 +160,14 @@ template <class T> void test_rung(const lab::convolution::Rung2d& rung, int chan
     ASSERT_EQ(cudaMemcpy(reversed_d.data(), reversed.data(), reversed_d.bytes(),
                          cudaMemcpyHostToDevice),
               cudaSuccess);
-    const Problem2d p{sizeof(T) == 4 ? Element::f32 : Element::u8, c.channels, c.width, c.height,
-                      h.pitch, c.mw, c.mh};
+    const Problem2d p{sizeof(T) == 4 ? Element::f32 : Element::u8,
+                      c.channels,
+                      c.width,
+                      c.height,
+                      h.pitch,
+                      c.mw,
+                      c.mh,
+                      rung.needs_separable_mask};
     if (rung.unsupported(p))
       continue;
     const lab::convolution::Buffers2d b{p, h.in.data, h.out.data, h.mask.data(), mask_d.data(),
