@@ -38,6 +38,44 @@ template <class Body> void parallel_rows(std::int64_t count, Body&& body) {
     t.join();
 }
 
+// One output row. Compiled twice, with and without the FMA instruction set, and picked at load
+// time (GCC's target_clones): std::fma is then one instruction instead of a libm call, which makes
+// the 15 x 15 reference of an 8192 x 8192 image ten times faster, with the same results.
+template <class T>
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("fma", "default")))
+#endif
+void convolve_row(const T* const* rows, T* orow, std::int64_t W, int C, const float* mask,
+                  int mask_width, int mask_height, Border border) {
+  const int rw = mask_width / 2;
+  for (std::int64_t x = 0; x < W; ++x) {
+    const bool inside = x - rw >= 0 && x + rw < W;
+    for (int c = 0; c < C; ++c) {
+      float acc = 0.0f;
+      for (int j = 0; j < mask_height; ++j) {
+        const T* row = rows[j];
+        const float* m = mask + static_cast<std::size_t>(j) * mask_width;
+        for (int i = 0; i < mask_width; ++i) {
+          float v = 0.0f;
+          if (row != nullptr) {
+            if (inside) {
+              v = static_cast<float>(row[(x - rw + i) * C + c]);
+            } else {
+              const std::int64_t xm = border_index(x - rw + i, W, border);
+              v = xm < 0 ? 0.0f : static_cast<float>(row[xm * C + c]);
+            }
+          }
+          acc = std::fma(m[i], v, acc);
+        }
+      }
+      if constexpr (sizeof(T) == 1)
+        orow[x * C + c] = round_saturate(acc);
+      else
+        orow[x * C + c] = acc;
+    }
+  }
+}
+
 } // namespace
 
 template <class T>
@@ -45,9 +83,8 @@ void cpu_convolve2d(HostImage<const T> in, HostImage<T> out, std::span<const flo
                     int mask_width, int mask_height, Border border) {
   if (static_cast<std::int64_t>(mask.size()) != std::int64_t{mask_width} * mask_height)
     throw std::invalid_argument("cpu_convolve2d: mask must hold mask_width x mask_height taps");
-  const int C = in.channels;
-  const std::int64_t W = in.width, H = in.height;
-  const int rw = mask_width / 2, rh = mask_height / 2;
+  const std::int64_t H = in.height;
+  const int rh = mask_height / 2;
   parallel_rows(H, [&](std::int64_t first, std::int64_t last) {
     std::vector<const T*> rows(static_cast<std::size_t>(mask_height));
     for (std::int64_t y = first; y < last; ++y) {
@@ -55,33 +92,8 @@ void cpu_convolve2d(HostImage<const T> in, HostImage<T> out, std::span<const flo
         const std::int64_t ym = border_index(y - rh + j, H, border);
         rows[static_cast<std::size_t>(j)] = ym < 0 ? nullptr : in.data + ym * in.pitch;
       }
-      T* orow = out.data + y * out.pitch;
-      for (std::int64_t x = 0; x < W; ++x) {
-        const bool inside = x - rw >= 0 && x + rw < W;
-        for (int c = 0; c < C; ++c) {
-          float acc = 0.0f;
-          for (int j = 0; j < mask_height; ++j) {
-            const T* row = rows[static_cast<std::size_t>(j)];
-            const float* m = mask.data() + static_cast<std::size_t>(j) * mask_width;
-            for (int i = 0; i < mask_width; ++i) {
-              float v = 0.0f;
-              if (row != nullptr) {
-                if (inside) {
-                  v = static_cast<float>(row[(x - rw + i) * C + c]);
-                } else {
-                  const std::int64_t xm = border_index(x - rw + i, W, border);
-                  v = xm < 0 ? 0.0f : static_cast<float>(row[xm * C + c]);
-                }
-              }
-              acc = std::fma(m[i], v, acc);
-            }
-          }
-          if constexpr (sizeof(T) == 1)
-            orow[x * C + c] = round_saturate(acc);
-          else
-            orow[x * C + c] = acc;
-        }
-      }
+      convolve_row<T>(rows.data(), out.data + y * out.pitch, in.width, in.channels, mask.data(),
+                      mask_width, mask_height, border);
     }
   });
 }
