@@ -27,7 +27,8 @@
 //     first staged copy and kept until exit; the calling thread issues the copies;
 //   - one staged copy per direction at a time (a host-to-device and a device-to-host copy run
 //     together, on both copy engines); other callers of the same direction wait their turn.
-// CUDA events are created per call and destroyed before it returns.
+//   - CUDA events: one per ring slot in use (at most 128 per direction), created on first use for
+//     the current device and kept (remade when a staged copy runs with another current device).
 //
 // Errors: std::invalid_argument (a null pointer with bytes > 0; a device pointer where host memory
 // is expected, or host memory where a device pointer is expected; a capturing stream) before

@@ -147,24 +147,10 @@ void run_task(Job* job, std::int64_t chunk) noexcept {
   job->changed.notify_all();
 }
 
-// The events of one call, one per slot (timing off: they only order), destroyed on every path.
-class SlotEvents {
-public:
-  explicit SlotEvents(int count) : events_(static_cast<std::size_t>(count), nullptr) {
-    for (auto& e : events_)
-      LADDER_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  }
-  SlotEvents(const SlotEvents&) = delete;
-  SlotEvents& operator=(const SlotEvents&) = delete;
-  ~SlotEvents() {
-    for (auto e : events_)
-      if (e)
-        cudaEventDestroy(e);
-  }
-  cudaEvent_t operator[](std::int64_t slot) const { return events_[static_cast<std::size_t>(slot)]; }
-
-private:
-  std::vector<cudaEvent_t> events_;
+// A direction's events, indexed by slot.
+struct SlotEvents {
+  const cudaEvent_t* events;
+  cudaEvent_t operator[](std::int64_t slot) const { return events[slot]; }
 };
 
 // True when the event has completed; throws CudaError on an error other than "not ready".
@@ -176,14 +162,26 @@ bool event_done(cudaEvent_t event) {
   return true;
 }
 
-// One direction's pinned ring, allocated on first use and kept (a process-lifetime cache of fixed
-// size, freed at exit).
+// One direction's staging resources, made on first use and kept until exit (fixed sizes): the
+// pinned ring, and one event per slot (timing off: they only order) for the current device,
+// remade when a copy runs with another current device. Creating them per call would cost a few
+// microseconds each, as much as a 4 MiB copy's whole budget.
 struct Direction {
   std::mutex busy; // one staged copy per direction at a time
   std::byte* ring = nullptr;
+  int events_device = -1;
+  std::vector<cudaEvent_t> events;
+
   ~Direction() {
+    // At exit the runtime may be gone already: nothing to report.
+    destroy_events();
     if (ring)
-      cudaFreeHost(ring); // at exit the runtime may be gone already: nothing to report
+      cudaFreeHost(ring);
+  }
+  void destroy_events() noexcept {
+    for (auto e : events)
+      cudaEventDestroy(e);
+    events.clear();
   }
   std::byte* get_ring() {
     if (!ring) {
@@ -193,6 +191,22 @@ struct Direction {
       ring = static_cast<std::byte*>(p);
     }
     return ring;
+  }
+  // At least `count` events of the current device.
+  const std::vector<cudaEvent_t>& get_events(int count) {
+    int device = 0;
+    LADDER_CUDA(cudaGetDevice(&device));
+    if (device != events_device) {
+      destroy_events();
+      events_device = device;
+    }
+    events.reserve(static_cast<std::size_t>(max_slots));
+    while (static_cast<int>(events.size()) < count) {
+      cudaEvent_t e = nullptr;
+      LADDER_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      events.push_back(e);
+    }
+    return events;
   }
 };
 
@@ -212,7 +226,7 @@ public:
     job.plan = plan_chunks(bytes, pool_.size(), config);
     job.done.assign(static_cast<std::size_t>(job.plan.slots), -1);
     job.fail_after_chunks = config.fail_after_chunks;
-    SlotEvents events(job.plan.slots);
+    const SlotEvents events{direction.get_events(job.plan.slots).data()};
     try {
       if (to_device)
         fill_and_send(job, device, stream, events);
