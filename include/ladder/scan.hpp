@@ -5,8 +5,9 @@
 //
 // Types: int32_t, uint32_t, int64_t, uint64_t, float, double (sums; integers wrap around modulo
 // 2^bits as the hardware adds them). Any n >= 0 (0 is a no-op; more than 2^31 elements works, all
-// indices and running totals are 64-bit), any pointer alignment the type allows (16-byte aligned
-// pointers take the 16-byte load/store path), in == out allowed; any other overlap of [in, in + n)
+// indices and running totals are 64-bit), any pointer alignment the type allows (the elements
+// before in's first 16-byte boundary are scanned first by one thread, the rest with 16-byte
+// accesses, also when out sits at a different offset), in == out allowed; any other overlap of [in, in + n)
 // and [out, out + n) throws std::invalid_argument. Asynchronous on `stream`; safe to call from
 // several host threads and streams at once, and inside CUDA graph capture (first call on a stream
 // included; the scan then takes the look-back kernel, since a cooperative launch cannot be
@@ -23,15 +24,15 @@
 // instantiation at a time, no cloning). A call that throws leaves no scratch behind. Details:
 // ladder/detail/scratch.hpp.
 //
-// Algorithm: one pass over the data (read n, write n). From 2^22 elements with 16-byte aligned
-// pointers, the reduce-ahead scan (docs/scan.md): one cooperative launch of a GPU-filling grid
+// Algorithm: one pass over the data (read n, write n). From 2^22 elements, the reduce-ahead scan (docs/scan.md): one cooperative launch of a GPU-filling grid
 // that streams 64 KB tiles through shared memory with the bulk copy engine and reduces each tile
 // two rows of tiles before it scans it, so no tile waits on a chain of predecessors (H200, 2^28
-// int32: 1.26-1.27x cub::DeviceScan, 92-93% of a device-to-device copy). Below 2^22, misaligned,
-// under stream capture, or where the grid cannot be launched cooperatively: the decoupled look-back
+// int32: 1.26-1.27x cub::DeviceScan, 92-93% of a device-to-device copy). Below 2^22, under
+// stream capture, or where the grid cannot be launched cooperatively: the decoupled look-back
 // scan of Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
-// NVIDIA NVR-2016-002. Inputs that fit one tile take exactly one kernel launch and no
-// allocation: 16384 4-byte or 8192 8-byte elements with 16-byte aligned pointers, half that
+// NVIDIA NVR-2016-002 (with 1-element accesses when in and out sit at different offsets within
+// 16 bytes). Inputs that fit one tile take exactly one kernel launch and no allocation: 16384
+// 4-byte or 8192 8-byte elements past the head when in and out sit at the same offset, half that
 // otherwise. Floating-point sums are associated in a
 // different order than a sequential loop, so they differ from it by rounding (docs/scan.md).
 //
@@ -43,8 +44,12 @@
 //
 // keeps the elements for which pred(x) is true, in their order, in out[0, kept). in == out is
 // allowed (a tile only writes below its own end, after every earlier tile has read its input).
-// Scratch as for the scans: none for one tile (4096 4-byte or 2048 8-byte elements), else 272
-// bytes + 8 bytes per tile (about n / 512 or n / 256 bytes), per call, freed on the stream.
+// From 2^22 elements with a 16-byte aligned `in` (any `out`), outside stream capture, the
+// reduce-ahead schedule of the scans (one cooperative launch; pred runs once per element, its
+// bits kept in shared memory); otherwise the look-back. Scratch as for the scans: none for one
+// tile (4096 4-byte or 2048 8-byte elements), else 272 bytes + 8 bytes per tile (at most about
+// n / 512 or n / 256 bytes; n / 2048 or n / 1024 on the reduce-ahead path), per call, freed on
+// the stream.
 // compact() also allocates its 8-byte count that way, copies it to the host and waits for the
 // stream, so it cannot be captured: called with n > 0 on a capturing stream it throws
 // std::invalid_argument before anything is enqueued; compact_async can be captured.

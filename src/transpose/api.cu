@@ -23,9 +23,14 @@ void dispatch_aligned(const void* in_bytes, void* out_bytes, std::int64_t rows, 
                                 cudaMemcpyDeviceToDevice, stream));
     return;
   }
-  if (vector_path_applies<W>(in, out, rows, cols))
-    launch_tiled<W, Shape, Access::aligned_vector>(in, out, rows, cols, 1, stream);
-  else if constexpr (sizeof(W) <= 8) // odd shapes or offsets: 16-byte accesses all the same
+  using Library = LibraryShape<Bytes>;
+  if (vector_path_applies<W>(in, out, rows, cols)) {
+    if constexpr (Align == Bytes) // pointers 16-byte aligned: the element's own word
+      launch_tiled<W, typename Library::aligned, Library::aligned_access>(in, out, rows, cols, 1,
+                                                                          stream);
+    else
+      launch_tiled<W, Shape, Access::aligned_vector>(in, out, rows, cols, 1, stream);
+  } else if constexpr (sizeof(W) <= 8) // odd shapes or offsets: 16-byte accesses all the same
     launch_tiled<W, Shape, Access::any_alignment_vector>(in, out, rows, cols, 1, stream);
   else // 16-byte elements that are only 8-byte aligned (or less): one element per access
     launch_tiled<W, Shape, Access::scalar>(in, out, rows, cols, 1, stream);

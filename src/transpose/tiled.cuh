@@ -469,7 +469,17 @@ void launch_tiled(const W* in, W* out, std::int64_t rows, std::int64_t cols, int
 // streaming hints reached 94.9% of cudaMemcpy (cuBLAS geam 93.4%) in the tile sweep
 // (bench/results/transpose-sweep-h200-2026-11-21.txt); without the hints 84%; 128 threads 94.6%;
 // a persistent grid 91.8%; tile order made no measurable difference.
-template <int Bytes> struct LibraryShape { using type = TileShape<64, 64, 256, 0, true>; };
-template <> struct LibraryShape<16> { using type = TileShape<32, 32, 256, 0, true>; };
+// `type`: the tile of the any-alignment and scalar kernels; `aligned` and `aligned_access`: what
+// runs when the aligned 16-byte path applies (whole vectors per row, 16-byte aligned pointers).
+template <int Bytes> struct LibraryShape {
+  using type = TileShape<64, 64, 256, 0, true>;
+  using aligned = type;
+  static constexpr Access aligned_access = Access::aligned_vector;
+};
+template <> struct LibraryShape<16> {
+  using type = TileShape<32, 32, 256, 0, true>;
+  using aligned = type;
+  static constexpr Access aligned_access = Access::aligned_vector;
+};
 
 } // namespace ladder::transpose_detail
