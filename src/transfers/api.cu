@@ -115,10 +115,10 @@ struct Job {
 
   std::mutex mutex;
   std::condition_variable changed;
-  std::int64_t pending = 0;           // tasks posted and not finished
-  std::int64_t completed = 0;         // tasks finished, ever (the caller waits for it to move)
-  std::vector<std::int64_t> done;     // per slot: the last chunk whose host copy finished there
-  bool abandon = false;               // set on failure: tasks still queued skip their copy
+  std::int64_t pending = 0;       // tasks posted and not finished
+  std::int64_t completed = 0;     // tasks finished, ever (the caller waits for it to move)
+  std::vector<std::int64_t> done; // per slot: the last chunk whose host copy finished there
+  bool abandon = false;           // set on failure: tasks still queued skip their copy
 
   std::byte* slot(std::int64_t chunk) const {
     return ring + static_cast<std::size_t>(chunk % plan.slots) * plan.chunk_bytes;
@@ -321,8 +321,8 @@ private:
       }
       for (; received < free_until; ++received) {
         LADDER_CUDA(cudaMemcpyAsync(job.slot(received), device + chunk_offset(plan, received),
-                                    chunk_length(plan, job.bytes, received),
-                                    cudaMemcpyDeviceToHost, stream));
+                                    chunk_length(plan, job.bytes, received), cudaMemcpyDeviceToHost,
+                                    stream));
         LADDER_CUDA(cudaEventRecord(events[received % slots], stream));
         progress = true;
         inject_failure(job, received + 1);
@@ -441,11 +441,11 @@ Path copy(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStr
   const char* dst_name = to_device ? "dst_device" : "dst_host";
   const char* src_name = to_device ? "src_host" : "src_device";
   if (dst == nullptr)
-    throw std::invalid_argument(std::string(call) + ": " + dst_name + " is null with bytes = " +
-                                std::to_string(bytes));
+    throw std::invalid_argument(std::string(call) + ": " + dst_name +
+                                " is null with bytes = " + std::to_string(bytes));
   if (src == nullptr)
-    throw std::invalid_argument(std::string(call) + ": " + src_name + " is null with bytes = " +
-                                std::to_string(bytes));
+    throw std::invalid_argument(std::string(call) + ": " + src_name +
+                                " is null with bytes = " + std::to_string(bytes));
   const void* host = to_device ? src : dst;
   const void* device = to_device ? dst : src;
   const char* host_name = to_device ? src_name : dst_name;
@@ -470,10 +470,8 @@ Path copy(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStr
   case Path::pinned:
     // The copy engine reads or writes the host memory directly; wait so that the caller may
     // reuse or read it.
-    LADDER_CUDA(cudaMemcpyAsync(dst, src, bytes, host_kind == HostMemory::managed
-                                                     ? cudaMemcpyDefault
-                                                     : kind,
-                                stream));
+    LADDER_CUDA(cudaMemcpyAsync(
+        dst, src, bytes, host_kind == HostMemory::managed ? cudaMemcpyDefault : kind, stream));
     wait_for(stream);
     break;
   case Path::direct:

@@ -10,8 +10,7 @@ namespace ladder::lab::transfers {
 
 std::string compare_bytes(std::span<const std::byte> got, std::span<const std::byte> expected) {
   if (got.size() != expected.size())
-    return "size " + std::to_string(got.size()) + " != expected " +
-           std::to_string(expected.size());
+    return "size " + std::to_string(got.size()) + " != expected " + std::to_string(expected.size());
   // memcmp first: the common case (equal) at memory speed.
   if (got.empty() || std::memcmp(got.data(), expected.data(), got.size()) == 0)
     return "";

@@ -18,9 +18,9 @@ enum class Path { none, direct, pinned, staged };
 
 // The staging shape of one call. Zeros mean the library's defaults.
 struct StagingConfig {
-  std::size_t chunk_bytes = 0;  // bytes per chunk (0: from the size and the threads, see plan)
-  int threads = 0;              // host threads filling / draining at once (0: the whole pool)
-  int slots = 0;                // ring slots in use (0: as many chunks as the ring holds)
+  std::size_t chunk_bytes = 0; // bytes per chunk (0: from the size and the threads, see plan)
+  int threads = 0;             // host threads filling / draining at once (0: the whole pool)
+  int slots = 0;               // ring slots in use (0: as many chunks as the ring holds)
   std::size_t direct_max_bytes = transfer_direct_max_bytes; // pageable copies up to this go direct
   // Tests only: throw ladder::CudaError once this many chunks are on the stream, as a CUDA failure
   // half-way would, so that the clean-up path is exercised (-1: never).

@@ -161,8 +161,8 @@ struct Reference {
     fill_random<std::uint32_t>(device.data(), static_cast<std::int64_t>(device.size()), seed, 1,
                                0xFFFFFFF0u, stream);
     if (bytes)
-      LADDER_CUDA(cudaMemcpyAsync(host.data(), device.data(), bytes, cudaMemcpyDeviceToHost,
-                                  stream));
+      LADDER_CUDA(
+          cudaMemcpyAsync(host.data(), device.data(), bytes, cudaMemcpyDeviceToHost, stream));
     LADDER_CUDA(cudaStreamSynchronize(stream));
   }
 };
@@ -203,8 +203,8 @@ Table copy_table(const RunContext& ctx, Direction dir, std::size_t bytes, bool h
       row.name = to_device ? "ladder::copy_to_device" : "ladder::copy_to_host";
     HostBuffer host(kind_of(rung.method), bytes);
     const cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-    void* device_side = to_device ? static_cast<void*>(device_dst.data())
-                                  : static_cast<void*>(ref.device.data());
+    void* device_side =
+        to_device ? static_cast<void*>(device_dst.data()) : static_cast<void*>(ref.device.data());
     if (to_device)
       std::memcpy(host.data(), ref.host.data(), bytes); // the source, in the rung's memory
     const auto op = [&, device_side] {
@@ -329,10 +329,10 @@ Table bidirectional_table(const RunContext& ctx, std::size_t bytes, Stream& stre
         }
         receiver.join();
       } else {
-        LADDER_CUDA(cudaMemcpyAsync(device_dst.data(), up.data(), bytes, cudaMemcpyHostToDevice,
-                                    stream));
-        LADDER_CUDA(cudaMemcpyAsync(down.data(), ref.device.data(), bytes,
-                                    cudaMemcpyDeviceToHost, setup.concurrent ? other : stream));
+        LADDER_CUDA(
+            cudaMemcpyAsync(device_dst.data(), up.data(), bytes, cudaMemcpyHostToDevice, stream));
+        LADDER_CUDA(cudaMemcpyAsync(down.data(), ref.device.data(), bytes, cudaMemcpyDeviceToHost,
+                                    setup.concurrent ? other : stream));
         LADDER_CUDA(cudaStreamSynchronize(other));
       }
     };
@@ -400,8 +400,7 @@ struct Pipeline {
       else if (s == 1)
         launch_pipeline_kernel(in.data() + b, out.data() + b, e - b, iterations, st);
       else
-        LADDER_CUDA(
-            cudaMemcpyAsync(host_out + b, out.data() + b, len, cudaMemcpyDeviceToHost, st));
+        LADDER_CUDA(cudaMemcpyAsync(host_out + b, out.data() + b, len, cudaMemcpyDeviceToHost, st));
       if (events)
         LADDER_CUDA(cudaEventRecord((*events)[static_cast<std::size_t>(k * 3 + s)][1], st));
     };
@@ -474,14 +473,15 @@ Table pipeline_table(const RunContext& ctx, std::int64_t n, Stream& stream) {
   TimingOptions timing = ctx.options.timing;
   const auto h2d = time_launches(
       [&](cudaStream_t s) {
-        LADDER_CUDA(
-            cudaMemcpyAsync(p.in.data(), host_in.data(), bytes, cudaMemcpyHostToDevice, s));
+        LADDER_CUDA(cudaMemcpyAsync(p.in.data(), host_in.data(), bytes, cudaMemcpyHostToDevice, s));
       },
       stream, timing);
   p.iterations = balance_iterations(p, ctx, h2d.median_ms, stream);
   cpu_pipeline_stage(distinct, distinct_out, p.iterations, pipeline_multiplier, pipeline_addend);
   const auto kernel = time_launches(
-      [&](cudaStream_t s) { launch_pipeline_kernel(p.in.data(), p.out.data(), n, p.iterations, s); },
+      [&](cudaStream_t s) {
+        launch_pipeline_kernel(p.in.data(), p.out.data(), n, p.iterations, s);
+      },
       stream, timing);
   const auto d2h = time_launches(
       [&](cudaStream_t s) {
@@ -490,8 +490,9 @@ Table pipeline_table(const RunContext& ctx, std::int64_t n, Stream& stream) {
       },
       stream, timing);
   const Measurement ideal =
-      std::max({h2d, kernel, d2h},
-               [](const Measurement& x, const Measurement& y) { return x.median_ms < y.median_ms; });
+      std::max({h2d, kernel, d2h}, [](const Measurement& x, const Measurement& y) {
+        return x.median_ms < y.median_ms;
+      });
   table.params["iterations"] = p.iterations;
   table.params["copy_in_ms"] = h2d.median_ms;
   table.params["kernel_ms"] = kernel.median_ms;
@@ -512,9 +513,9 @@ Table pipeline_table(const RunContext& ctx, std::int64_t n, Stream& stream) {
   const auto pinned_row = [&](int chunks, Order order) {
     Row row = make_row(seed.info, seed_label, 1);
     const std::string order_name = order == Order::per_chunk ? "per chunk" : "all copies first";
-    row.name = chunks == 1 ? "serial: copy in, kernel, copy out (one stream)"
-                           : "overlap_pipeline, " + std::to_string(chunks) + " streams, " +
-                                 order_name;
+    row.name = chunks == 1
+                   ? "serial: copy in, kernel, copy out (one stream)"
+                   : "overlap_pipeline, " + std::to_string(chunks) + " streams, " + order_name;
     row.params = {{"streams", chunks}, {"per_chunk_order", order == Order::per_chunk ? 1 : 0}};
     const auto launch = [&, chunks, order](cudaStream_t s) {
       p.run(host_in.data(), host_out.data(), chunks, order, s);
@@ -611,8 +612,8 @@ Table pipeline_table(const RunContext& ctx, std::int64_t n, Stream& stream) {
         const auto& pair = events[static_cast<std::size_t>(k * 3 + s)];
         LADDER_CUDA(cudaEventElapsedTime(&start, origin, pair[0]));
         LADDER_CUDA(cudaEventElapsedTime(&end, origin, pair[1]));
-        timeline.push_back({{"stream", k}, {"stage", names[s]}, {"start_ms", start},
-                            {"end_ms", end}});
+        timeline.push_back(
+            {{"stream", k}, {"stage", names[s]}, {"start_ms", start}, {"end_ms", end}});
       }
     for (auto& pair : events)
       for (auto e : pair)
@@ -729,8 +730,8 @@ Table host_cost_table(const RunContext& ctx, std::size_t bytes, Stream& stream) 
     table.rows.push_back(std::move(row));
   }
   {
-    Row row = host_row("cudaMallocHost + cudaFreeHost", "allocate pinned memory, then free it",
-                       "h2");
+    Row row =
+        host_row("cudaMallocHost + cudaFreeHost", "allocate pinned memory, then free it", "h2");
     const auto op = [&] {
       void* p = nullptr;
       LADDER_CUDA(cudaMallocHost(&p, bytes));
@@ -832,10 +833,11 @@ Sweep copy_sweep(const RunContext& ctx, Direction dir, const std::vector<std::si
   sweep.title = std::string(to_device ? "host to device" : "device to host") +
                 ": ladder vs cudaMemcpy by size (host clock, call to copy done)";
   sweep.parameter = "bytes";
-  sweep.series = {{to_device ? "ladder::copy_to_device (pageable)" : "ladder::copy_to_host (pageable)",
-                   Role::library},
-                  {"cudaMemcpy (pageable)", Role::reference},
-                  {"cudaMemcpy (pinned)", Role::reference}};
+  sweep.series = {
+      {to_device ? "ladder::copy_to_device (pageable)" : "ladder::copy_to_host (pageable)",
+       Role::library},
+      {"cudaMemcpy (pageable)", Role::reference},
+      {"cudaMemcpy (pinned)", Role::reference}};
   sweep.ratios = {{"x cudaMemcpy pageable", 0, 1}, {"x pinned", 0, 2}};
   const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
   Reference ref(largest, stream);

@@ -61,8 +61,9 @@ const std::array rungs = {
                   .idea = "cudaMemcpy from pageable memory: the driver copies it through its own "
                           "small pinned buffer, one piece at a time",
                   .role = Role::seed,
-                  .course_row = "\"Device to host memory bandwidth much lower than device to device "
-                                "bandwidth\": 4 GB/s peak on PCIe x16 Gen 1"},
+                  .course_row =
+                      "\"Device to host memory bandwidth much lower than device to device "
+                      "bandwidth\": 4 GB/s peak on PCIe x16 Gen 1"},
          .method = Method::pageable},
     Rung{.info = {.name = "pinned_cudaMallocHost",
                   .idea = "page-locked memory from cudaMallocHost: the copy engine reads or writes "
@@ -95,12 +96,13 @@ const std::array rungs = {
                   .course_row = "cudaMemcpyAsync(dst, src, size, dir, stream): requires pinned "
                                 "memory"},
          .method = Method::bidirectional},
-    Rung{.info = {.name = "overlap_pipeline",
-                  .idea = "copy in / kernel / copy out in N chunks on N streams: chunk k's kernel "
-                          "runs while chunk k+1 comes in and chunk k-1 goes out",
-                  .role = Role::seed,
-                  .course_row = "overlapping kernel and data transfer: different, non-zero streams"},
-         .method = Method::pipeline},
+    Rung{
+        .info = {.name = "overlap_pipeline",
+                 .idea = "copy in / kernel / copy out in N chunks on N streams: chunk k's kernel "
+                         "runs while chunk k+1 comes in and chunk k-1 goes out",
+                 .role = Role::seed,
+                 .course_row = "overlapping kernel and data transfer: different, non-zero streams"},
+        .method = Method::pipeline},
     Rung{.info = {.name = "pipeline_from_pageable",
                   .idea = "the same pipeline from pageable memory: one host thread per chunk "
                           "calling ladder::copy_to_device / copy_to_host",

@@ -19,15 +19,15 @@ using ladder::transfers::StagingConfig;
 
 // Which table a rung's rows belong to and how it moves the bytes.
 enum class Method {
-  pageable,          // cudaMemcpy from / to pageable memory: the driver stages it
-  pinned,            // cudaMallocHost, then cudaMemcpy
-  registered,        // cudaHostRegister on an existing pageable buffer, then cudaMemcpy
-  write_combined,    // cudaHostAlloc(WriteCombined), then cudaMemcpy
-  mapped,            // a kernel reading / writing mapped pinned host memory (zero-copy)
-  bidirectional,     // cudaMemcpyAsync both ways at once on two streams (pinned)
-  pipeline,          // copy in / kernel / copy out in N chunks on N streams (pinned)
-  pipeline_library,  // the same pipeline from pageable memory through ladder::copy_to_*
-  library,           // ladder::copy_to_device / copy_to_host from pageable memory
+  pageable,         // cudaMemcpy from / to pageable memory: the driver stages it
+  pinned,           // cudaMallocHost, then cudaMemcpy
+  registered,       // cudaHostRegister on an existing pageable buffer, then cudaMemcpy
+  write_combined,   // cudaHostAlloc(WriteCombined), then cudaMemcpy
+  mapped,           // a kernel reading / writing mapped pinned host memory (zero-copy)
+  bidirectional,    // cudaMemcpyAsync both ways at once on two streams (pinned)
+  pipeline,         // copy in / kernel / copy out in N chunks on N streams (pinned)
+  pipeline_library, // the same pipeline from pageable memory through ladder::copy_to_*
+  library,          // ladder::copy_to_device / copy_to_host from pageable memory
 };
 
 enum class Direction { to_device, to_host };

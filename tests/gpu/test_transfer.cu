@@ -118,8 +118,8 @@ private:
 };
 
 std::vector<std::size_t> sizes() {
-  std::vector<std::size_t> s = {0,          1,          3,          4 * KiB,   65537,
-                                512 * KiB,  512 * KiB + 1, MiB + 13, 4 * MiB + 7};
+  std::vector<std::size_t> s = {0,        1,          3, 4 * KiB, 65537, 512 * KiB, 512 * KiB + 1,
+                                MiB + 13, 4 * MiB + 7};
   if (!small_mode()) {
     s.push_back(33 * MiB + 5);
     s.push_back(130 * MiB + 1);
@@ -211,9 +211,9 @@ TEST(Transfer, PartlyRegisteredBufferIsStaged) {
   fill_bytes(src.get(), bytes, 99);
   ASSERT_EQ(cudaHostRegister(src.get(), bytes / 2, cudaHostRegisterDefault), cudaSuccess);
   lab::DeviceBuffer<std::byte> device(bytes);
-  EXPECT_EQ(static_cast<int>(
-                transfers::copy_to_device_with(device.data(), src.get(), bytes, stream, {})),
-            static_cast<int>(Path::staged));
+  EXPECT_EQ(
+      static_cast<int>(transfers::copy_to_device_with(device.data(), src.get(), bytes, stream, {})),
+      static_cast<int>(Path::staged));
   copy_to_host(dst.get(), device.data(), bytes, stream);
   EXPECT_EQ(std::memcmp(dst.get(), src.get(), bytes), 0);
   ASSERT_EQ(cudaHostUnregister(src.get()), cudaSuccess);
@@ -234,9 +234,9 @@ TEST(Transfer, OrderedAfterEarlierWorkOnTheStream) {
   lab::DeviceBuffer<std::byte> device(bytes);
   std::vector<std::byte> host(bytes, std::byte{0});
   const long long cycles = small_mode() ? 100000 : 20000000; // ~10 ms on an H200
-  for (std::size_t n : {bytes, std::size_t{1000}}) { // staged and direct
+  for (std::size_t n : {bytes, std::size_t{1000}}) {         // staged and direct
     slow_fill<<<1, 256, 0, stream>>>(reinterpret_cast<unsigned char*>(device.data()), n, 0x3C,
-                                      cycles);
+                                     cycles);
     ASSERT_EQ(cudaGetLastError(), cudaSuccess);
     copy_to_host(host.data(), device.data(), n, stream);
     EXPECT_EQ(host[0], std::byte{0x3C});
@@ -244,7 +244,7 @@ TEST(Transfer, OrderedAfterEarlierWorkOnTheStream) {
     // And to the device: the slow kernel's writes come first, the copy's bytes last.
     std::vector<std::byte> src(n, std::byte{0x77});
     slow_fill<<<1, 256, 0, stream>>>(reinterpret_cast<unsigned char*>(device.data()), n, 0x3C,
-                                      cycles);
+                                     cycles);
     copy_to_device(device.data(), src.data(), n, stream);
     std::vector<std::byte> back(n);
     ASSERT_EQ(cudaMemcpyAsync(back.data(), device.data(), n, cudaMemcpyDeviceToHost, stream),
@@ -268,7 +268,8 @@ TEST(Transfer, EightThreadsBothDirectionsAtOnce) {
       try {
         cudaStream_t stream = streams[static_cast<std::size_t>(t / 2)];
         for (int r = 0; r < rounds; ++r) {
-          const std::size_t bytes = (t % 3 == 0) ? 100 * KiB + t : (small_mode() ? 3 : 24) * MiB + 7 * t + r;
+          const std::size_t bytes =
+              (t % 3 == 0) ? 100 * KiB + t : (small_mode() ? 3 : 24) * MiB + 7 * t + r;
           std::vector<std::byte> src(bytes), dst(bytes);
           fill_bytes(src.data(), bytes, splitmix(t * 1000 + r));
           lab::DeviceBuffer<std::byte> device(bytes);
@@ -276,19 +277,19 @@ TEST(Transfer, EightThreadsBothDirectionsAtOnce) {
           // ones the reverse: the two directions' rings are busy at the same time.
           if (t % 2) {
             copy_to_device(device.data(), src.data(), bytes, stream);
-            if (cudaMemcpyAsync(dst.data(), device.data(), bytes, cudaMemcpyDeviceToHost,
-                                stream) != cudaSuccess ||
+            if (cudaMemcpyAsync(dst.data(), device.data(), bytes, cudaMemcpyDeviceToHost, stream) !=
+                    cudaSuccess ||
                 cudaStreamSynchronize(stream) != cudaSuccess)
               throw std::runtime_error("cudaMemcpyAsync back failed");
           } else {
-            if (cudaMemcpyAsync(device.data(), src.data(), bytes, cudaMemcpyHostToDevice,
-                                stream) != cudaSuccess)
+            if (cudaMemcpyAsync(device.data(), src.data(), bytes, cudaMemcpyHostToDevice, stream) !=
+                cudaSuccess)
               throw std::runtime_error("cudaMemcpyAsync up failed");
             copy_to_host(dst.data(), device.data(), bytes, stream);
           }
           if (std::memcmp(dst.data(), src.data(), bytes) != 0)
-            throw std::runtime_error("thread " + std::to_string(t) + " round " +
-                                     std::to_string(r) + ": data differs");
+            throw std::runtime_error("thread " + std::to_string(t) + " round " + std::to_string(r) +
+                                     ": data differs");
         }
       } catch (const std::exception& e) {
         failures[static_cast<std::size_t>(t)] = e.what();
@@ -305,19 +306,23 @@ TEST(Transfer, PointersOnTheWrongSideAreRejectedByName) {
   lab::PinnedBuffer<std::byte> pinned(4096);
   std::vector<std::byte> pageable(4096);
   // Device memory where host memory is expected.
-  EXPECT_NE(invalid_argument_message([&] { copy_to_device(device.data(), device.data(), 16); })
-                .find("src_host"),
+  EXPECT_NE(invalid_argument_message([&] {
+              copy_to_device(device.data(), device.data(), 16);
+            }).find("src_host"),
             std::string::npos);
-  EXPECT_NE(invalid_argument_message([&] { copy_to_host(device.data(), device.data(), 16); })
-                .find("dst_host"),
+  EXPECT_NE(invalid_argument_message([&] {
+              copy_to_host(device.data(), device.data(), 16);
+            }).find("dst_host"),
             std::string::npos);
   // Host memory (pageable or pinned) where device memory is expected.
   for (void* host : {static_cast<void*>(pageable.data()), static_cast<void*>(pinned.data())}) {
-    EXPECT_NE(invalid_argument_message([&] { copy_to_device(host, pageable.data(), 16); })
-                  .find("dst_device"),
+    EXPECT_NE(invalid_argument_message([&] {
+                copy_to_device(host, pageable.data(), 16);
+              }).find("dst_device"),
               std::string::npos);
-    EXPECT_NE(invalid_argument_message([&] { copy_to_host(pageable.data(), host, 16); })
-                  .find("src_device"),
+    EXPECT_NE(invalid_argument_message([&] {
+                copy_to_host(pageable.data(), host, 16);
+              }).find("src_device"),
               std::string::npos);
   }
 }
@@ -393,14 +398,13 @@ TEST(Transfer, MoreThanFourGiB) {
   fill_bytes(src.get(), bytes, 4242);
   std::memset(dst.get(), 0xEE, bytes);
   lab::DeviceBuffer<std::byte> device(bytes);
-  copy_to_device(device.data() , src.get() + 0, bytes, stream);
+  copy_to_device(device.data(), src.get() + 0, bytes, stream);
   // Bytes around 4 GiB read back with cudaMemcpy, independent of the library.
   std::byte probe[64];
   ASSERT_EQ(cudaMemcpy(probe, device.data() + 4 * GiB - 32, 64, cudaMemcpyDeviceToHost),
             cudaSuccess);
   EXPECT_EQ(std::memcmp(probe, src.get() + 4 * GiB - 32, 64), 0);
-  ASSERT_EQ(cudaMemcpy(probe, device.data() + bytes - 64, 64, cudaMemcpyDeviceToHost),
-            cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(probe, device.data() + bytes - 64, 64, cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_EQ(std::memcmp(probe, src.get() + bytes - 64, 64), 0);
   copy_to_host(dst.get(), device.data(), bytes, stream);
   EXPECT_EQ(std::memcmp(dst.get(), src.get(), bytes), 0);
@@ -418,13 +422,11 @@ TEST(Transfer, ZeroCopyKernelCopiesEveryByte) {
       auto* host = static_cast<std::byte*>(mapped) + offset;
       fill_bytes(host, bytes, bytes + offset);
       lab::DeviceBuffer<std::byte> device(bytes);
-      lab::transfers::launch_sm_copy(device.data(),
-                                     static_cast<std::byte*>(mapped_device) + offset, bytes,
-                                     stream);
+      lab::transfers::launch_sm_copy(device.data(), static_cast<std::byte*>(mapped_device) + offset,
+                                     bytes, stream);
       std::vector<std::byte> back(bytes);
       ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-      ASSERT_EQ(cudaMemcpy(back.data(), device.data(), bytes, cudaMemcpyDeviceToHost),
-                cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(back.data(), device.data(), bytes, cudaMemcpyDeviceToHost), cudaSuccess);
       EXPECT_EQ(std::memcmp(back.data(), host, bytes), 0) << bytes << " at offset " << offset;
       cudaFreeHost(mapped);
     }

@@ -19,8 +19,8 @@ namespace {
 using transfers::ChunkPlan;
 using transfers::HostMemory;
 using transfers::Path;
-using transfers::StagingConfig;
 using transfers::plan_chunks;
+using transfers::StagingConfig;
 
 constexpr std::size_t KiB = 1024, MiB = 1024 * 1024, GiB = 1024 * MiB;
 
@@ -117,18 +117,19 @@ TEST(TransferStaging, PathByMemoryAndSize) {
 TEST(TransferArguments, NullPointersWithBytesAreRejectedByName) {
   std::vector<char> host(16);
   void* fake_device = host.data(); // never reached: the null check on the other side comes first
-  EXPECT_NE(invalid_argument_message([&] { copy_to_device(nullptr, host.data(), 16); })
-                .find("dst_device"),
+  EXPECT_NE(invalid_argument_message([&] {
+              copy_to_device(nullptr, host.data(), 16);
+            }).find("dst_device"),
             std::string::npos);
-  EXPECT_NE(invalid_argument_message([&] { copy_to_device(fake_device, nullptr, 16); })
-                .find("src_host"),
-            std::string::npos);
-  EXPECT_NE(invalid_argument_message([&] { copy_to_host(nullptr, fake_device, 16); })
-                .find("dst_host"),
-            std::string::npos);
-  EXPECT_NE(invalid_argument_message([&] { copy_to_host(host.data(), nullptr, 16); })
-                .find("src_device"),
-            std::string::npos);
+  EXPECT_NE(
+      invalid_argument_message([&] { copy_to_device(fake_device, nullptr, 16); }).find("src_host"),
+      std::string::npos);
+  EXPECT_NE(
+      invalid_argument_message([&] { copy_to_host(nullptr, fake_device, 16); }).find("dst_host"),
+      std::string::npos);
+  EXPECT_NE(
+      invalid_argument_message([&] { copy_to_host(host.data(), nullptr, 16); }).find("src_device"),
+      std::string::npos);
 }
 
 TEST(TransferArguments, ZeroBytesIsANoOpThatTouchesNoGpu) {
