@@ -32,7 +32,9 @@ struct SieveArgs {
   const std::uint32_t* primes = nullptr; // the odd primes <= sqrt(n), ascending
   std::uint32_t prime_count = 0;
   std::uint32_t first_prime = 0; // index of the first prime to cross off (past the pattern's)
-  std::uint32_t warp_end = 0;    // primes [first_prime, warp_end) are crossed off by whole warps
+  // Primes [first_prime, warp_end) are crossed off by whole warps; all of them must be < 2^16
+  // (the warp loop's 32-bit offsets).
+  std::uint32_t warp_end = 0;
   const std::uint32_t* patterns = nullptr; // build_pattern_table() on the device
   std::uint64_t last_bit = 0;              // bit of the largest odd number <= n
   std::uint64_t first_segment = 0;         // segment of blockIdx.x == 0
@@ -143,11 +145,12 @@ __global__ void __launch_bounds__(Threads)
         hit = first_hit(base, p);
       }
       const int live = __popc(__ballot_sync(0xffffffffu, hit < bits));
+      const auto hit32 = static_cast<std::uint32_t>(hit < bits ? hit : bits);
       for (int k = 0; k < live; ++k) { // primes ascend, so the live ones come first
+        // 32-bit offsets: hit < bits <= 2^20 and p < warp_end's limit (<= 2^16), so no overflow.
         const std::uint32_t pk = __shfl_sync(0xffffffffu, p, k);
-        const std::uint64_t hk = __shfl_sync(0xffffffffu, hit, k);
-        for (std::uint64_t j = hk + static_cast<std::uint64_t>(lane) * pk; j < bits;
-             j += 32ull * pk)
+        const std::uint32_t step = 32u * pk;
+        for (std::uint32_t j = __shfl_sync(0xffffffffu, hit32, k) + lane * pk; j < bits; j += step)
           atomicOr(&seg[j >> 5], 1u << (j & 31));
       }
       if (live < 32)
@@ -157,10 +160,16 @@ __global__ void __launch_bounds__(Threads)
   }
   for (std::uint32_t k = i + tid; k < a.prime_count; k += Threads) {
     const std::uint32_t p = __ldg(a.primes + k);
-    const std::uint64_t hit = first_hit(base, p);
     if ((static_cast<std::uint64_t>(p) * p - 1) / 2 >= base + bits)
       break;
-    for (std::uint64_t j = hit; j < bits; j += p)
+    const std::uint64_t hit = first_hit(base, p);
+    if (hit >= bits)
+      continue;
+    if (p >= bits) { // at most one hit (and j + p could pass 2^32 near n = 2^64)
+      atomicOr(&seg[hit >> 5], 1u << (hit & 31));
+      continue;
+    }
+    for (std::uint32_t j = static_cast<std::uint32_t>(hit); j < bits; j += p)
       atomicOr(&seg[j >> 5], 1u << (j & 31));
   }
   __syncthreads();

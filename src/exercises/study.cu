@@ -394,6 +394,23 @@ Table run_sieve(const RunContext& ctx, const SieveCase& c, Stream& stream) {
                    timing}},
                  stream);
   });
+  if (!c.write_primes && n <= 1000000000ull) {
+    // "Why is this inefficient?" in numbers: the slides' kernel has thread k write every multiple
+    // of k (composite k too), so its writes and its longest thread's chain, against the writes a
+    // sieve by the primes from p^2 needs; and the one SM of the device it runs on.
+    const std::uint64_t root = dp::isqrt(n);
+    std::uint64_t slides = 0, needed = 0;
+    for (std::uint64_t k = 2; k <= root; ++k)
+      slides += n / k - 1;
+    for (std::uint32_t p : plan.host_primes)
+      needed += (n - static_cast<std::uint64_t>(p) * p) / p + 1;
+    needed += n / 2 - 1; // the even numbers, crossed off by 2
+    table.params["slides_kernel_writes"] = slides;
+    table.params["slides_longest_thread_writes"] = n / 2 - 1;
+    table.params["prime_sieve_writes"] = needed;
+    table.params["slides_sms_used"] = 1;
+    table.params["sms"] = ctx.device.multiprocessors;
+  }
   if (c.write_primes)
     table.footnotes.push_back(
         "the primes table's bytes: pi(n) x 4 B written (" + std::to_string(pi.value_or(0) * 4) +
