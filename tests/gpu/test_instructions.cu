@@ -37,7 +37,11 @@ TEST_P(InstructionsThroughputTest, EveryChainMatchesTheCpu) {
   const int blocks = small_mode() ? 1 : 3, threads = 256, n = blocks * threads;
   DeviceBuffer<double> out(static_cast<std::size_t>(n) * 2 * r.pairs);
   DeviceBuffer<in::ClockSample> clock(1);
+  // Several trips for the exact rows; one for the special functions, whose few-ULP differences
+  // from the CPU can move a later step's argument by a whole rounding step (sinf(x + 1e6)).
   for (int trips : {1, 3}) {
+    if (trips > 1 && r.tolerance > 0)
+      break;
     lab::poison(out.data(), out.size() * sizeof(double), stream);
     in::ThroughputLaunch l{out.data(), blocks, threads, trips * r.unroll, in::OpArgs{}, clock.data()};
     r.launch(l, stream);
