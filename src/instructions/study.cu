@@ -211,8 +211,8 @@ Table saturation_table(const RunContext& ctx, const LatencyFigures& lat, Stream&
     info.name = name;
     Row row = make_row(info, std::to_string(w), table.groups.size());
     row.name = name;
-    // One or two blocks per SM (a block holds at most 32 warps).
-    const int blocks_per_sm = w > 32 ? w / 32 : 1;
+    // One block per SM, two above 32 warps (a block holds at most 1024 threads).
+    const int blocks_per_sm = (w + 31) / 32;
     const int threads = 32 * w / blocks_per_sm;
     const int blocks = sms * blocks_per_sm;
     const int total_threads = blocks * threads;
