@@ -14,13 +14,13 @@ std::vector<ThroughputRung> fast_math_throughput_rungs() {
            "-use_fast_math forces every func() to compile to __func()", Role::beyond},
           "sfu", "FMUL.RZ + MUFU.SIN", 2),
       throughput_rung<ExpLibrary, 8>(
-          {"expf_fast_math", "expf compiled with -use_fast_math: becomes __expf", {},
-           Role::beyond},
+          {"expf_fast_math", "expf compiled with -use_fast_math: becomes __expf", {}, Role::beyond},
           "sfu", "FMUL + MUFU.EX2", 2),
-      throughput_rung<DivIeee, 8>(
-          {"fdiv_fast_math", "a / x compiled with -use_fast_math (-prec-div=false)", {},
-           Role::beyond},
-          "", "MUFU.RCP + FMUL", 3),
+      throughput_rung<DivIeee, 8>({"fdiv_fast_math",
+                                   "a / x compiled with -use_fast_math (-prec-div=false)",
+                                   {},
+                                   Role::beyond},
+                                  "", "MUFU.RCP + FMUL", 3),
   };
 }
 

@@ -6,7 +6,8 @@
 // associative, so `x += c` repeated n times folds to `x + n * c` (the loop disappears); the integer
 // rows therefore use Fibonacci-like pairs (x += y; y += x) that no closed form removes. Floating-
 // point rows may use plain chains (x = x * a): IEEE rounding forbids the compiler to regroup them.
-// The SASS of every kernel is read on the GPU to confirm the instruction count (docs/instructions.md).
+// The SASS of every kernel is read on the GPU to confirm the instruction count
+// (docs/instructions.md).
 #pragma once
 
 #include <bit>
@@ -28,10 +29,10 @@ namespace ladder::lab::instructions {
 struct OpArgs {
   float fa = 0.9999f, fb = 0.5f;
   double da = 0.9999, db = 0.5;
-  std::uint32_t divisor = 64;   // a power of two the compiler cannot see
-  std::uint32_t shift = 6;      // log2(divisor)
-  std::uint32_t rotate = 5;     // funnel-shift distance
-  float big = 1.0e6f;           // pushes sinf onto its slow path (|x| >= 105615)
+  std::uint32_t divisor = 64; // a power of two the compiler cannot see
+  std::uint32_t shift = 6;    // log2(divisor)
+  std::uint32_t rotate = 5;   // funnel-shift distance
+  float big = 1.0e6f;         // pushes sinf onto its slow path (|x| >= 105615)
 };
 
 // A reproducible odd 32-bit value per (thread, chain): the same on host and device.
@@ -203,7 +204,9 @@ LADDER_HD inline int float_to_int_rn(float v) {
   return __float2int_rn(v);
 #else
   const float r = std::nearbyint(v);
-  return r >= 2147483648.0f ? 2147483647 : r < -2147483648.0f ? (-2147483647 - 1) : static_cast<int>(r);
+  return r >= 2147483648.0f   ? 2147483647
+         : r < -2147483648.0f ? (-2147483647 - 1)
+                              : static_cast<int>(r);
 #endif
 }
 struct FloatToInt {
@@ -340,7 +343,6 @@ struct ExpLibrary {
   }
 };
 
-
 // ---- FP16x2: two half results per HFMA2. State: the two halves packed in 32 bits, so host and
 // device hold the same bits; the host rounds the exact double a * x + b once to half (RNE). ----
 
@@ -374,8 +376,8 @@ LADDER_HD inline std::uint16_t half_bits(double v) {
 LADDER_HD inline double half_value(std::uint16_t bits) {
   const int e = (bits >> 10) & 0x1F;
   const double fraction = bits & 0x3FF;
-  const double magnitude =
-      e == 0 ? fraction * std::ldexp(1.0, -24) : (1.0 + fraction / 1024.0) * std::ldexp(1.0, e - 15);
+  const double magnitude = e == 0 ? fraction * std::ldexp(1.0, -24)
+                                  : (1.0 + fraction / 1024.0) * std::ldexp(1.0, e - 15);
   return (bits & 0x8000u) ? -magnitude : magnitude;
 }
 struct Fp16x2Fma {

@@ -79,8 +79,7 @@ float pairwise_sum(std::span<const float> values); // adjacent pairs, level by l
 
 // ---- Divergence ---------------------------------------------------------------------------
 // Warps of a `block_threads`-thread block whose threads disagree on `taken(thread)`.
-models::DivergenceCount branch_divergence(int block_threads,
-                                          const std::function<bool(int)>& taken);
+models::DivergenceCount branch_divergence(int block_threads, const std::function<bool(int)>& taken);
 // Time relative to no divergence when both paths cost the same and each warp issues its own
 // instructions back to back: 1 + the fraction of warps that run both paths.
 double predicted_slowdown(const models::DivergenceCount& count);

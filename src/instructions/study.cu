@@ -12,9 +12,9 @@
 #include "ladder/reduce.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
-#include <cmath>
 #include <numbers>
 #include <random>
 #include <sstream>
@@ -78,9 +78,8 @@ Table throughput_table(const RunContext& ctx, Stream& stream) {
   table.peak.bound = Bound::instruction;
   // The table's bound is FP32 at the driver's peak clock; each row is held against its own
   // guide rate at the clock measured while it ran (Row::peak).
-  table.peak.theoretical =
-      guide_rate("fp32", dev.compute_major, dev.compute_minor).value_or(0) *
-      static_cast<double>(dev.sm_clock_khz) * 1e3 * dev.multiprocessors;
+  table.peak.theoretical = guide_rate("fp32", dev.compute_major, dev.compute_minor).value_or(0) *
+                           static_cast<double>(dev.sm_clock_khz) * 1e3 * dev.multiprocessors;
   table.peak.theoretical_from = "FP32 at the peak SM clock; each row: its guide rate x SMs x "
                                 "the SM clock measured during the row";
   table.groups = {"resident grid"};
@@ -93,7 +92,9 @@ Table throughput_table(const RunContext& ctx, Stream& stream) {
   const double ops_per_thread = ctx.options.small ? 2048 : 262144;
   // Every row launches the same grid, a full SM's worth of 256-thread blocks per SM: a kernel
   // with fewer resident blocks runs in more than one wave, which its op/clk/SM then shows.
-  const int blocks = ctx.options.small ? 2 : dev.multiprocessors * std::max(1, dev.max_threads_per_multiprocessor / 256);
+  const int blocks = ctx.options.small ? 2
+                                       : dev.multiprocessors *
+                                             std::max(1, dev.max_threads_per_multiprocessor / 256);
   const int threads = blocks * 256;
   const int sms = ctx.options.small ? 1 : dev.multiprocessors;
   DeviceBuffer<double> out(static_cast<std::size_t>(threads) * 8);
@@ -129,7 +130,8 @@ Table throughput_table(const RunContext& ctx, Stream& stream) {
                 const double g = got[static_cast<std::size_t>(t) * 2 * rung.pairs + k];
                 const bool ok = rung.tolerance == 0
                                     ? g == want[k]
-                                    : std::fabs(g - want[k]) <= rung.tolerance * std::max(1.0, std::fabs(want[k]));
+                                    : std::fabs(g - want[k]) <=
+                                          rung.tolerance * std::max(1.0, std::fabs(want[k]));
                 if (!ok)
                   return "thread " + std::to_string(t) + " value " + std::to_string(k) + ": got " +
                          std::to_string(g) + ", expected " + std::to_string(want[k]);
@@ -167,7 +169,8 @@ Table throughput_table(const RunContext& ctx, Stream& stream) {
       "'Throughput of Native Arithmetic Instructions' for this compute capability (multiple: the "
       "guide gives no figure, the compiler emits a sequence); % peak = op/clk/SM / guide",
       "SASS: what the compiler emitted on sm_90 for one operation (cuobjdump --dump-sass); the "
-      "integer rows' chains (x += y; y += x) cannot be folded, so the count of emitted instructions "
+      "integer rows' chains (x += y; y += x) cannot be folded, so the count of emitted "
+      "instructions "
       "is the count of operations"};
   return table;
 }
@@ -198,8 +201,9 @@ Table saturation_table(const RunContext& ctx, const LatencyFigures& lat, Stream&
   const int unit = ctx.options.small ? 4 : 2048;
   table.work.ops = static_cast<double>(sms) * 2048 * 16 * unit;
   table.work.formula = "SMs x 2048 x 16 x " + std::to_string(unit) + " FMAs";
-  const std::vector<int> warps = ctx.options.small ? std::vector<int>{1, 4, 64}
-                                                   : std::vector<int>{1, 2, 4, 8, 12, 16, 24, 32, 48, 64};
+  const std::vector<int> warps = ctx.options.small
+                                     ? std::vector<int>{1, 4, 64}
+                                     : std::vector<int>{1, 2, 4, 8, 12, 16, 24, 32, 48, 64};
   DeviceBuffer<float> out(static_cast<std::size_t>(sms) * 2048 * 16);
   PinnedBuffer<float> host(static_cast<std::size_t>(sms) * 2048 * 16);
   DeviceBuffer<ClockSample> clock(1);
@@ -221,7 +225,9 @@ Table saturation_table(const RunContext& ctx, const LatencyFigures& lat, Stream&
     const auto check = [&](cudaStream_t s) {
       return check_output(
           out.data(), static_cast<std::size_t>(total_threads), host,
-          [&](cudaStream_t l) { launch_fma_chains(1, out.data(), blocks, threads, 16, a, b, clock.data(), l); },
+          [&](cudaStream_t l) {
+            launch_fma_chains(1, out.data(), blocks, threads, 16, a, b, clock.data(), l);
+          },
           [&](std::span<const float> got) -> std::string {
             for (int t = 0; t < total_threads; ++t) {
               float v = fma_chain_seed(static_cast<std::uint32_t>(t), 0);
@@ -255,7 +261,8 @@ Table saturation_table(const RunContext& ctx, const LatencyFigures& lat, Stream&
     // Chains a warp needs so that `w` warps cover the FMA latency: 4 sub-partitions each issue
     // one warp instruction per clock.
     if (lat.fp32_fma > 0)
-      row.params["predicted_chains_needed"] = std::max(1.0, std::ceil(warps_to_hide(lat.fp32_fma, 4.0, 1.0) / w));
+      row.params["predicted_chains_needed"] =
+          std::max(1.0, std::ceil(warps_to_hide(lat.fp32_fma, 4.0, 1.0) / w));
     table.rows.push_back(std::move(row));
   }
   if (lat.fp32_fma > 0)
@@ -264,8 +271,10 @@ Table saturation_table(const RunContext& ctx, const LatencyFigures& lat, Stream&
   table.params["clock_hz"] = clock_seen;
   table.footnotes = {
       "warps needed = latency x warp instructions per clock per SM / chains per warp: with " +
-          fixed(lat.fp32_fma, 1) + "-cycle FMAs and 4 sub-partitions issuing one FMA each per "
-          "clock, " + fixed(lat.fp32_fma > 0 ? warps_to_hide(lat.fp32_fma, 4.0, 1.0) : 0, 0) +
+          fixed(lat.fp32_fma, 1) +
+          "-cycle FMAs and 4 sub-partitions issuing one FMA each per "
+          "clock, " +
+          fixed(lat.fp32_fma > 0 ? warps_to_hide(lat.fp32_fma, 4.0, 1.0) : 0, 0) +
           " warps per SM with one chain; % peak = measured / the guide's 128 per clock per SM",
       "the deck (G80): ~24-cycle latency, 8 lanes per SM, so 6 warps (192 threads, 25% "
       "occupancy) hide it"};
@@ -306,10 +315,10 @@ Table latency_table(const RunContext& ctx, Stream& stream, LatencyFigures& figur
   std::vector<Case> cases = {
       {"fp32_add", "x = x + a, dependent", "-", LatencyKind::fp32_add, 0, &figures.fp32_add,
        "~11-24 cycles"},
-      {"fp32_fma", "x = fmaf(x, a, b), dependent", "-", LatencyKind::fp32_fma, 0,
-       &figures.fp32_fma, "~11-24 cycles"},
-      {"shared_load", "i = s[i] over 4096 words of shared memory", "16 KiB", LatencyKind::shared_load,
-       16 << 10, &figures.shared, "as fast as registers"},
+      {"fp32_fma", "x = fmaf(x, a, b), dependent", "-", LatencyKind::fp32_fma, 0, &figures.fp32_fma,
+       "~11-24 cycles"},
+      {"shared_load", "i = s[i] over 4096 words of shared memory", "16 KiB",
+       LatencyKind::shared_load, 16 << 10, &figures.shared, "as fast as registers"},
       {"global_l1", "i = a[i], random 128-byte lines, L1-resident", "16 KiB",
        LatencyKind::global_load, 16 << 10, &figures.l1, "-"},
       {"global_l2", "i = a[i], random lines, L2-resident", "8 MiB", LatencyKind::global_load,
@@ -325,8 +334,8 @@ Table latency_table(const RunContext& ctx, Stream& stream, LatencyFigures& figur
     row.idea = c.idea;
     row.params["footprint"] = c.footprint;
     row.params["deck"] = c.deck;
-    LatencyLaunch l{.kind = c.kind, .steps = steps, .args = args, .cycles = cycles.data(),
-                    .sink = sink.data()};
+    LatencyLaunch l{
+        .kind = c.kind, .steps = steps, .args = args, .cycles = cycles.data(), .sink = sink.data()};
     std::optional<DeviceBuffer<std::uint32_t>> chase;
     std::vector<std::uint32_t> host_chase;
     const std::uint32_t stride = c.kind == LatencyKind::shared_load ? 1 : 32; // 4 B or 128 B apart
@@ -405,14 +414,10 @@ Table accuracy_table(const RunContext& ctx, Stream& stream) {
   table.speedups = false;
   table.peak.bound = Bound::instruction;
   table.groups = {"sweep"};
-  table.columns = {{"range", "range"},
-                   {"library_max", "func max"},
-                   {"library_mean", "mean"},
-                   {"intrinsic_max", "__func max"},
-                   {"intrinsic_mean", "mean"},
-                   {"fast_math_max", "fast-math max"},
-                   {"fast_math_mean", "mean"},
-                   {"library_bound", "guide"}};
+  table.columns = {{"range", "range"},         {"library_max", "func max"},
+                   {"library_mean", "mean"},   {"intrinsic_max", "__func max"},
+                   {"intrinsic_mean", "mean"}, {"fast_math_max", "fast-math max"},
+                   {"fast_math_mean", "mean"}, {"library_bound", "guide"}};
   const int n = ctx.options.small ? 4096 : (1 << 20);
   struct Case {
     MathFunctionId id;
@@ -444,21 +449,24 @@ Table accuracy_table(const RunContext& ctx, Stream& stream) {
   for (const Case& c : cases) {
     RungInfo info{.role = Role::seed};
     Row row = make_row(info, std::to_string(table.rows.size() + 1), 1);
-    row.name = std::string(function_name(c.id, false)) + " / " + std::string(function_name(c.id, true));
+    row.name =
+        std::string(function_name(c.id, false)) + " / " + std::string(function_name(c.id, true));
     row.params["range"] = c.range;
     row.params["library_bound"] = library_ulp_bound(c.id);
     std::uniform_real_distribution<double> u(c.logarithmic ? std::log(c.lo) : c.lo,
                                              c.logarithmic ? std::log(c.hi) : c.hi);
     for (int i = 0; i < n; ++i)
       hx[i] = static_cast<float>(c.logarithmic ? std::exp(u(rng)) : u(rng));
-    LADDER_CUDA(cudaMemcpyAsync(x.data(), hx.data(), n * sizeof(float), cudaMemcpyHostToDevice, stream));
+    LADDER_CUDA(
+        cudaMemcpyAsync(x.data(), hx.data(), n * sizeof(float), cudaMemcpyHostToDevice, stream));
     std::string wrong;
     const char* keys[3] = {"library", "intrinsic", "fast_math"};
     const Flavor flavors[3] = {Flavor::library, Flavor::intrinsic, Flavor::library_fast_math};
     for (int k = 0; k < 3; ++k) {
       poison(y.data(), n * sizeof(float), stream);
       launch_accuracy(c.f, flavors[k], x.data(), y.data(), n, stream);
-      LADDER_CUDA(cudaMemcpyAsync(hy.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream));
+      LADDER_CUDA(
+          cudaMemcpyAsync(hy.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream));
       LADDER_CUDA(cudaStreamSynchronize(stream));
       UlpStats stats;
       for (int i = 0; i < n; ++i) {
@@ -503,8 +511,8 @@ Table summation_table(const RunContext& ctx, Stream& stream) {
   table.speedups = false;
   table.peak.bound = Bound::instruction;
   table.groups = {"sum"};
-  table.columns = {{"result", "result"}, {"exact", "exact"}, {"error", "error"},
-                   {"error_ulp", "error (ULP)"}};
+  table.columns = {
+      {"result", "result"}, {"exact", "exact"}, {"error", "error"}, {"error_ulp", "error (ULP)"}};
   auto add_row = [&](std::string name, std::string idea, double result, double exact,
                      std::string wrong) {
     RungInfo info{.role = Role::seed};
@@ -528,7 +536,8 @@ Table summation_table(const RunContext& ctx, Stream& stream) {
     launch_associativity(v.data(), out.data(), stream);
     LADDER_CUDA(cudaMemcpyAsync(got, out.data(), sizeof got, cudaMemcpyDeviceToHost, stream));
     LADDER_CUDA(cudaStreamSynchronize(stream));
-    const float left = (host_v[0] + host_v[1]) + host_v[2], right = host_v[0] + (host_v[1] + host_v[2]);
+    const float left = (host_v[0] + host_v[1]) + host_v[2],
+                right = host_v[0] + (host_v[1] + host_v[2]);
     add_row("(x + y) + z", "x = 1e30, y = -1e30, z = 1", got[0], 1.0,
             got[0] == left ? "" : "the GPU gave " + std::to_string(got[0]));
     add_row("x + (y + z)", "y + z rounds back to -1e30", got[1], 1.0,
@@ -541,7 +550,8 @@ Table summation_table(const RunContext& ctx, Stream& stream) {
   const std::vector<float> values = exact_inputs(n, seed);
   const double exact = exact_sum(values);
   DeviceBuffer<float> in(n), scratch(std::max<std::int64_t>(n / 2, 2)), out(1);
-  LADDER_CUDA(cudaMemcpyAsync(in.data(), values.data(), n * sizeof(float), cudaMemcpyHostToDevice, stream));
+  LADDER_CUDA(
+      cudaMemcpyAsync(in.data(), values.data(), n * sizeof(float), cudaMemcpyHostToDevice, stream));
   auto device_value = [&](auto&& launch) {
     float v = 0;
     poison(out.data(), sizeof(float), stream);
@@ -554,17 +564,20 @@ Table summation_table(const RunContext& ctx, Stream& stream) {
   const float seq_cpu = sequential_sum(values);
   add_row("sequential", "one thread adds in index order (the CPU's loop)", seq, exact,
           seq == seq_cpu ? "" : "differs from the CPU's sequential sum " + std::to_string(seq_cpu));
-  const float pair = device_value(
-      [&] { launch_pairwise_sum(in.data(), n, scratch.data(), out.data(), stream); });
+  const float pair =
+      device_value([&] { launch_pairwise_sum(in.data(), n, scratch.data(), out.data(), stream); });
   const float pair_cpu = pairwise_sum(values);
   add_row("pairwise", "adjacent pairs, level by level (log2 n rounding steps deep)", pair, exact,
-          pair == pair_cpu ? "" : "differs from the CPU's pairwise sum " + std::to_string(pair_cpu));
-  const float tree = device_value(
-      [&] { ladder::reduce(in.data(), n, ladder::Op::sum, out.data(), stream); });
+          pair == pair_cpu ? ""
+                           : "differs from the CPU's pairwise sum " + std::to_string(pair_cpu));
+  const float tree =
+      device_value([&] { ladder::reduce(in.data(), n, ladder::Op::sum, out.data(), stream); });
   // Any summation order is within (n - 1) x 2^-24 x sum of the exact sum (positive terms).
   const double bound = static_cast<double>(n - 1) * std::ldexp(1.0, -24) * exact;
-  add_row("tree (ladder::reduce)", "the reduction ladder's order: per-thread sums, warp shuffles, "
-          "block tree", tree, exact,
+  add_row("tree (ladder::reduce)",
+          "the reduction ladder's order: per-thread sums, warp shuffles, "
+          "block tree",
+          tree, exact,
           std::fabs(tree - exact) <= bound ? "" : "beyond the worst-case bound of any order");
   table.footnotes = {
       "inputs k x 2^-24 with k random in [1, 2^24): each is exact in float and the exact sum is "
@@ -606,12 +619,13 @@ Table divergence_table(const RunContext& ctx, Stream& stream) {
     Branch branch;
     int granularity;
   };
-  std::vector<Case> cases = {{"uniform", "every thread takes the FMA path (baseline)", "",
-                              Branch::none, 1}};
+  std::vector<Case> cases = {
+      {"uniform", "every thread takes the FMA path (baseline)", "", Branch::none, 1}};
   for (int g : {1, 2, 4, 8, 16, 32, 64})
     cases.push_back({"granularity " + std::to_string(g),
                      "path by (threadIdx.x / " + std::to_string(g) + ") % 2",
-                     g < 32 ? "branch granularity < warp size" : "branch granularity a whole multiple of warp size",
+                     g < 32 ? "branch granularity < warp size"
+                            : "branch granularity a whole multiple of warp size",
                      Branch::granularity, g});
   cases.push_back({"threadIdx.x > 2", "the deck's divergent example", "example with divergence",
                    Branch::deck_thread, 1});
@@ -623,15 +637,20 @@ Table divergence_table(const RunContext& ctx, Stream& stream) {
     Row row = make_row(info, std::to_string(table.rows.size() + 1), 1);
     row.name = c.name;
     row.idea = c.idea;
-    const auto count = branch_divergence(threads, [&](int t) { return takes_path_a(c.branch, c.granularity, t); });
-    row.params["divergent_warps"] = fixed(static_cast<double>(count.divergent), 0) + "/" + std::to_string(count.total);
+    const auto count =
+        branch_divergence(threads, [&](int t) { return takes_path_a(c.branch, c.granularity, t); });
+    row.params["divergent_warps"] =
+        fixed(static_cast<double>(count.divergent), 0) + "/" + std::to_string(count.total);
     row.params["predicted_slowdown"] = predicted_slowdown(count);
     const auto check = [&](cudaStream_t s) {
       return check_output(
           out.data(), static_cast<std::size_t>(total), host,
-          [&](cudaStream_t l) { launch_divergence(c.branch, c.granularity, out.data(), blocks, threads, steps, a, b, l); },
+          [&](cudaStream_t l) {
+            launch_divergence(c.branch, c.granularity, out.data(), blocks, threads, steps, a, b, l);
+          },
           [&](std::span<const float> got) -> std::string {
-            // A thread's value depends only on (threadIdx.x mod 64, its path): 128 chains to replay.
+            // A thread's value depends only on (threadIdx.x mod 64, its path): 128 chains to
+            // replay.
             std::map<std::pair<int, bool>, float> replayed;
             for (int t = 0; t < total; ++t) {
               const int tib = t % threads;
@@ -645,14 +664,19 @@ Table divergence_table(const RunContext& ctx, Stream& stream) {
               }
               const float v = slot->second;
               if (got[t] != v)
-                return "thread " + std::to_string(t) + ": got " + std::to_string(got[t]) + ", expected " + std::to_string(v);
+                return "thread " + std::to_string(t) + ": got " + std::to_string(got[t]) +
+                       ", expected " + std::to_string(v);
             }
             return "";
           },
           s, c.name);
     };
     measure_rung(ctx, "instructions divergence", row, nullptr, check,
-                 {{0, [&](cudaStream_t s) { launch_divergence(c.branch, c.granularity, out.data(), blocks, threads, steps, a, b, s); },
+                 {{0,
+                   [&](cudaStream_t s) {
+                     launch_divergence(c.branch, c.granularity, out.data(), blocks, threads, steps,
+                                       a, b, s);
+                   },
                    ctx.options.timing, 1}},
                  stream);
     if (row.check == CheckStatus::passed) {
@@ -705,7 +729,8 @@ Table boundary_table(const RunContext& ctx, Stream& stream) {
     LADDER_CUDA(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), stream));
     launch_count_divergent_warps(n, 256, counts.data(), stream);
     unsigned long long hcounts[2] = {0, 0};
-    LADDER_CUDA(cudaMemcpyAsync(hcounts, counts.data(), sizeof hcounts, cudaMemcpyDeviceToHost, stream));
+    LADDER_CUDA(
+        cudaMemcpyAsync(hcounts, counts.data(), sizeof hcounts, cudaMemcpyDeviceToHost, stream));
     LADDER_CUDA(cudaStreamSynchronize(stream));
     row.params["measured_divergent"] = static_cast<std::int64_t>(hcounts[1]);
     const std::string wrong = check_output(
@@ -721,14 +746,14 @@ Table boundary_table(const RunContext& ctx, Stream& stream) {
     if (!wrong.empty() || hcounts[0] != static_cast<unsigned long long>(model.total) ||
         hcounts[1] != static_cast<unsigned long long>(model.divergent)) {
       row.check = CheckStatus::wrong;
-      row.note = wrong.empty() ? "the GPU counted " + std::to_string(hcounts[1]) + " divergent of " +
-                                     std::to_string(hcounts[0]) + " warps"
+      row.note = wrong.empty() ? "the GPU counted " + std::to_string(hcounts[1]) +
+                                     " divergent of " + std::to_string(hcounts[0]) + " warps"
                                : wrong;
     } else {
       row.check = CheckStatus::passed;
       const Measurement m = time_launches(
-          [&](cudaStream_t s) { launch_vector_add(a.data(), b.data(), c.data(), n, 256, s); }, stream,
-          ctx.options.timing);
+          [&](cudaStream_t s) { launch_vector_add(a.data(), b.data(), c.data(), n, 256, s); },
+          stream, ctx.options.timing);
       times[n] = m.median_ms;
       row.params["time_us"] = m.median_ms * 1e3;
     }
@@ -773,7 +798,7 @@ Table launch_table(const RunContext& ctx, Stream& stream, const std::string& tit
   table.work.formula = "2 x n x 4 B, n = " + std::to_string(n);
   table.peak = ctx.peak(Bound::dram_copy);
   table.groups = {"copy"};
-  table.columns = {{"registers", "regs"},      {"shared_bytes", "smem B"},
+  table.columns = {{"registers", "regs"},          {"shared_bytes", "smem B"},
                    {"blocks_per_sm", "blocks/SM"}, {"warps_per_sm", "warps/SM"},
                    {"occupancy", "occupancy %"},   {"model_occupancy", "model %"}};
   DeviceBuffer<float> in(n), out(n);
@@ -787,19 +812,25 @@ Table launch_table(const RunContext& ctx, Stream& stream, const std::string& tit
     RungInfo info{.role = Role::seed};
     Row row = make_row(info, std::to_string(table.rows.size() + 1), 1);
     row.name = p.name;
-    const void* kernel = p.extra_registers >= 0 ? copy_registers_kernel(p.extra_registers) : copy_kernel();
+    const void* kernel =
+        p.extra_registers >= 0 ? copy_registers_kernel(p.extra_registers) : copy_kernel();
     if (p.dynamic_shared > 48 * 1024)
-      LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p.dynamic_shared));
+      LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       p.dynamic_shared));
     const int regs = registers_of(kernel);
     const int blocks_per_sm = resident_blocks(kernel, p.threads, p.dynamic_shared);
     const int resident_warps = blocks_per_sm * p.threads / 32;
-    const int warps_per_sm = p.grid_blocks > 0
-                                 ? std::min(resident_warps, (p.grid_blocks + dev.multiprocessors - 1) / dev.multiprocessors * p.threads / 32)
-                                 : resident_warps;
+    const int warps_per_sm =
+        p.grid_blocks > 0 ? std::min(resident_warps, (p.grid_blocks + dev.multiprocessors - 1) /
+                                                         dev.multiprocessors * p.threads / 32)
+                          : resident_warps;
     row.params["threads"] = p.threads;
     row.params["registers"] = regs;
     row.params["shared_bytes"] = p.dynamic_shared;
-    row.params["blocks_per_sm"] = p.grid_blocks > 0 ? std::min(blocks_per_sm, (p.grid_blocks + dev.multiprocessors - 1) / dev.multiprocessors) : blocks_per_sm;
+    row.params["blocks_per_sm"] =
+        p.grid_blocks > 0 ? std::min(blocks_per_sm, (p.grid_blocks + dev.multiprocessors - 1) /
+                                                        dev.multiprocessors)
+                          : blocks_per_sm;
     row.params["warps_per_sm"] = warps_per_sm;
     row.params["occupancy"] = 100.0 * warps_per_sm * 32 / dev.max_threads_per_multiprocessor;
     if (p.grid_blocks > 0)
@@ -815,32 +846,37 @@ Table launch_table(const RunContext& ctx, Stream& stream, const std::string& tit
       if (p.grid_blocks > 0)
         launch_copy_grid_stride(in.data(), out.data(), n, p.grid_blocks, p.threads, s);
       else if (p.extra_registers >= 0)
-        launch_copy_registers(p.extra_registers, in.data(), out.data(), n, p.threads, sink.data(), s);
+        launch_copy_registers(p.extra_registers, in.data(), out.data(), n, p.threads, sink.data(),
+                              s);
       else
         launch_copy(in.data(), out.data(), n, p.threads, p.dynamic_shared, s);
     };
     const auto check = [&](cudaStream_t s) {
-      return check_output(out.data(), static_cast<std::size_t>(n), host_out, launch,
-                          [&](std::span<const float> got) -> std::string {
-                            for (std::int64_t i = 0; i < n; ++i)
-                              if (std::memcmp(&got[i], &host_in[i], 4) != 0)
-                                return "element " + std::to_string(i) + " differs";
-                            return "";
-                          },
-                          s, p.name);
+      return check_output(
+          out.data(), static_cast<std::size_t>(n), host_out, launch,
+          [&](std::span<const float> got) -> std::string {
+            for (std::int64_t i = 0; i < n; ++i)
+              if (std::memcmp(&got[i], &host_in[i], 4) != 0)
+                return "element " + std::to_string(i) + " differs";
+            return "";
+          },
+          s, p.name);
     };
-    measure_rung(ctx, "instructions launch", row, nullptr, check, {{0, launch, ctx.options.timing, 1}}, stream);
+    measure_rung(ctx, "instructions launch", row, nullptr, check,
+                 {{0, launch, ctx.options.timing, 1}}, stream);
     table.rows.push_back(std::move(row));
   }
   if (lat.dram > 0) {
     const double latency_s = lat.dram / (static_cast<double>(dev.sm_clock_khz) * 1e3);
-    const double warps = warps_for_bandwidth(table.peak.reference() / 2, dev.multiprocessors, latency_s, 128.0);
+    const double warps =
+        warps_for_bandwidth(table.peak.reference() / 2, dev.multiprocessors, latency_s, 128.0);
     table.params["predicted_warps_per_sm"] = warps;
-    table.footnotes.push_back(
-        "Little's law: the copy reads " + fixed(table.peak.reference() / 2e9, 0) +
-        " GB/s at peak; with a " + fixed(lat.dram, 0) + "-cycle DRAM latency an SM needs " +
-        fixed(warps, 0) + " warps each with one 128-byte load in flight (the copy has one per "
-        "thread) to reach it");
+    table.footnotes.push_back("Little's law: the copy reads " +
+                              fixed(table.peak.reference() / 2e9, 0) + " GB/s at peak; with a " +
+                              fixed(lat.dram, 0) + "-cycle DRAM latency an SM needs " +
+                              fixed(warps, 0) +
+                              " warps each with one 128-byte load in flight (the copy has one per "
+                              "thread) to reach it");
   }
   table.footnotes.push_back("occupancy % = resident warps / the SM's maximum, from "
                             "cudaOccupancyMaxActiveBlocksPerMultiprocessor; model % = ladder "
@@ -852,32 +888,40 @@ std::vector<Table> launch_tables(const RunContext& ctx, Stream& stream, const La
   const DeviceInfo& dev = ctx.device;
   std::vector<Table> tables;
   std::vector<LaunchPoint> block_points;
-  for (int t : ctx.options.small ? std::vector<int>{32, 256} : std::vector<int>{32, 64, 96, 128, 192, 256, 384, 512, 768, 1024})
+  for (int t : ctx.options.small ? std::vector<int>{32, 256}
+                                 : std::vector<int>{32, 64, 96, 128, 192, 256, 384, 512, 768, 1024})
     block_points.push_back({.name = std::to_string(t) + " threads", .threads = t});
   tables.push_back(launch_table(ctx, stream, "launch configuration: varying block size",
-                                "copy, one float per thread, as many blocks as fit", block_points, lat));
+                                "copy, one float per thread, as many blocks as fit", block_points,
+                                lat));
   std::vector<LaunchPoint> reg_points;
   for (int e : extra_register_counts)
     if (!ctx.options.small || e == 0 || e == 128)
       reg_points.push_back({.name = "+" + std::to_string(e) + " registers", .extra_registers = e});
   tables.push_back(launch_table(ctx, stream, "launch configuration: varying register count",
-                                "the same copy with values pinned in registers, 256 threads", reg_points, lat));
+                                "the same copy with values pinned in registers, 256 threads",
+                                reg_points, lat));
   std::vector<LaunchPoint> smem_points;
   const int optin = static_cast<int>(dev.shared_memory_per_block_optin);
-  for (int kb : ctx.options.small ? std::vector<int>{0, 48} : std::vector<int>{0, 8, 16, 24, 32, 48, 64, 96, 128, 160})
+  for (int kb : ctx.options.small ? std::vector<int>{0, 48}
+                                  : std::vector<int>{0, 8, 16, 24, 32, 48, 64, 96, 128, 160})
     if (kb * 1024 <= optin)
-      smem_points.push_back({.name = std::to_string(kb) + " KiB shared", .dynamic_shared = kb * 1024});
-  smem_points.push_back({.name = std::to_string(optin / 1024) + " KiB shared (max)", .dynamic_shared = optin});
+      smem_points.push_back(
+          {.name = std::to_string(kb) + " KiB shared", .dynamic_shared = kb * 1024});
+  smem_points.push_back(
+      {.name = std::to_string(optin / 1024) + " KiB shared (max)", .dynamic_shared = optin});
   tables.push_back(launch_table(ctx, stream, "launch configuration: varying shared memory",
                                 "the same copy with unused dynamic shared memory, 256 threads",
                                 smem_points, lat));
   std::vector<LaunchPoint> grid_points;
   const int sms = dev.multiprocessors;
-  for (int blocks : ctx.options.small ? std::vector<int>{1, sms} : std::vector<int>{1, sms / 2, 100, sms, 2 * sms, 3 * sms, 1000, 8 * sms, 32 * sms})
+  for (int blocks : ctx.options.small ? std::vector<int>{1, sms}
+                                      : std::vector<int>{1, sms / 2, 100, sms, 2 * sms, 3 * sms,
+                                                         1000, 8 * sms, 32 * sms})
     grid_points.push_back({.name = std::to_string(blocks) + " blocks", .grid_blocks = blocks});
-  tables.push_back(launch_table(ctx, stream, "launch configuration: blocks in the grid",
-                                "grid-stride copy, 256 threads: the deck's > SMs, > 2 per SM, > 100",
-                                grid_points, lat));
+  tables.push_back(launch_table(
+      ctx, stream, "launch configuration: blocks in the grid",
+      "grid-stride copy, 256 threads: the deck's > SMs, > 2 per SM, > 100", grid_points, lat));
   return tables;
 }
 

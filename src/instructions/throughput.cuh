@@ -18,8 +18,8 @@ __device__ __forceinline__ void read_clock(long long& cycles, unsigned long long
 // stored, so no chain can be dropped; the loop's counter and branch are 3 instructions per
 // Unroll x Pairs x ops_per_update operations.
 template <class Op, int Pairs, int Unroll>
-__global__ void __launch_bounds__(256) throughput_kernel(double* out, int iterations, OpArgs args,
-                                                         ClockSample* clock) {
+__global__ void __launch_bounds__(256)
+    throughput_kernel(double* out, int iterations, OpArgs args, ClockSample* clock) {
   using T = typename Op::T;
   const auto t = static_cast<std::uint32_t>(blockIdx.x * blockDim.x + threadIdx.x);
   T x[Pairs], y[Pairs];

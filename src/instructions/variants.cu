@@ -24,30 +24,28 @@ const std::vector<ThroughputRung>& throughput_registry() {
         throughput_rung<Fp32Mul, 16>({"fp32_mul", "x = x * a, 8 independent chains per thread",
                                       "float mul: 4 cycles per warp"},
                                      "fp32", "FMUL", 1),
-        throughput_rung<Fp32Fma, 16>(
-            {"fp32_fma", "x = fmaf(x, a, b), 8 independent chains per thread",
-             "float mad: 4 cycles per warp"},
-            "fp32", "FFMA", 1),
+        throughput_rung<Fp32Fma, 16>({"fp32_fma",
+                                      "x = fmaf(x, a, b), 8 independent chains per thread",
+                                      "float mad: 4 cycles per warp"},
+                                     "fp32", "FFMA", 1),
         throughput_rung<Fp64Fma, 16>(
             {"fp64_fma", "x = fma(x, a, b) in double, 8 chains per thread", {}, Role::beyond},
             "fp64", "DFMA", 2),
         throughput_rung<Fp16x2Fma, 16>(
-            {"fp16x2_fma", "__hfma2 on packed halves: 2 results per instruction", {},
-             Role::beyond},
+            {"fp16x2_fma", "__hfma2 on packed halves: 2 results per instruction", {}, Role::beyond},
             "fp16", "HFMA2", 1),
-        throughput_rung<Int32Add, 16>({"int32_add", "x += y; y += x (no closed form to fold)",
-                                       "int add: 4 cycles per warp"},
-                                      "int_add", "IADD3", 1),
+        throughput_rung<Int32Add, 16>(
+            {"int32_add", "x += y; y += x (no closed form to fold)", "int add: 4 cycles per warp"},
+            "int_add", "IADD3", 1),
         throughput_rung<Int32Mul, 16>({"int32_mul", "x *= y; y *= x",
                                        "int multiply (*) is by default 32-bit: multiple cycles"},
                                       "int_mul", "IMAD", 2),
         throughput_rung<Mul24, 16>({"umul24", "x = __umul24(x, y): the deck's faster multiply",
                                     "__mul24 / __umul24: 4-cycle 24-bit int multiply"},
                                    "", "multiple", 2),
-        throughput_rung<UdivVariable, 4>(
-            {"udiv_variable", "x = x / d + y, d a kernel argument",
-             "integer divide and modulo are more expensive"},
-            "", "multiple", 20),
+        throughput_rung<UdivVariable, 4>({"udiv_variable", "x = x / d + y, d a kernel argument",
+                                          "integer divide and modulo are more expensive"},
+                                         "", "multiple", 20),
         throughput_rung<UdivLiteral, 16>(
             {"udiv_literal_pow2", "x = x / 64 + y: the compiler turns it into a shift",
              "compiler will convert literal power-of-2 divides to shifts"},
@@ -56,57 +54,60 @@ const std::vector<ThroughputRung>& throughput_registry() {
             {"udiv_explicit_shift", "x = (x >> log2(d)) + y: the deck's 'be explicit'",
              "be explicit where the compiler can't tell that the divisor is a power of 2"},
             "int_shift", "SHF", 1),
-        throughput_rung<UmodVariable, 4>(
-            {"umod_variable", "x = x % d + y, d a kernel argument",
-             "integer divide and modulo are more expensive"},
-            "", "multiple", 20),
-        throughput_rung<UmodLiteral, 16>(
-            {"umod_literal_pow2", "x = x % 64 + y: the compiler turns it into an AND", {},
-             Role::seed},
-            "int_bitwise", "LOP3", 1),
-        throughput_rung<UmodMask, 16>(
-            {"umod_explicit_mask", "x = (x & (d - 1)) + y: the deck's trick",
-             "foo % n == foo & (n - 1) if n is a power of 2"},
-            "int_bitwise", "LOP3", 1),
-        throughput_rung<Shift, 16>(
-            {"shift", "x = __funnelshift_l(y, x, s): one shift per operation",
-             "int shift: 4 cycles per warp"},
-            "int_shift", "SHF.L", 1),
-        throughput_rung<Popc, 16>(
-            {"popc", "x = __popc(x) + y", {}, Role::beyond}, "popc", "POPC", 2),
+        throughput_rung<UmodVariable, 4>({"umod_variable", "x = x % d + y, d a kernel argument",
+                                          "integer divide and modulo are more expensive"},
+                                         "", "multiple", 20),
+        throughput_rung<UmodLiteral, 16>({"umod_literal_pow2",
+                                          "x = x % 64 + y: the compiler turns it into an AND",
+                                          {},
+                                          Role::seed},
+                                         "int_bitwise", "LOP3", 1),
+        throughput_rung<UmodMask, 16>({"umod_explicit_mask",
+                                       "x = (x & (d - 1)) + y: the deck's trick",
+                                       "foo % n == foo & (n - 1) if n is a power of 2"},
+                                      "int_bitwise", "LOP3", 1),
+        throughput_rung<Shift, 16>({"shift",
+                                    "x = __funnelshift_l(y, x, s): one shift per operation",
+                                    "int shift: 4 cycles per warp"},
+                                   "int_shift", "SHF.L", 1),
+        throughput_rung<Popc, 16>({"popc", "x = __popc(x) + y", {}, Role::beyond}, "popc", "POPC",
+                                  2),
         throughput_rung<SinIntrinsic, 8>(
             {"sin_intrinsic", "x = __sinf(x)", "__sin(): 16 cycles per warp"}, "sfu",
             "FMUL.RZ + MUFU.SIN", 2),
-        throughput_rung<ExpIntrinsic, 8>({"exp_intrinsic", "x = __expf(-x)",
-                                          "__exp(): 16 cycles per warp"},
-                                         "sfu", "FMUL + MUFU.EX2", 2),
-        throughput_rung<LogIntrinsic, 8>({"log_intrinsic", "x = __logf(x) + 2",
-                                          "log: 16 cycles per warp"},
-                                         "sfu", "MUFU.LG2 + FFMA", 2),
-        throughput_rung<Rsqrt, 8>({"rsqrtf", "x = rsqrtf(x)",
-                                   "reciprocal square root: 16 cycles per warp"},
-                                  "sfu", "MUFU.RSQ", 2),
+        throughput_rung<ExpIntrinsic, 8>(
+            {"exp_intrinsic", "x = __expf(-x)", "__exp(): 16 cycles per warp"}, "sfu",
+            "FMUL + MUFU.EX2", 2),
+        throughput_rung<LogIntrinsic, 8>(
+            {"log_intrinsic", "x = __logf(x) + 2", "log: 16 cycles per warp"}, "sfu",
+            "MUFU.LG2 + FFMA", 2),
+        throughput_rung<Rsqrt, 8>(
+            {"rsqrtf", "x = rsqrtf(x)", "reciprocal square root: 16 cycles per warp"}, "sfu",
+            "MUFU.RSQ", 2),
         throughput_rung<RcpRn, 8>({"frcp_rn", "x = __frcp_rn(x): correctly rounded reciprocal",
                                    "__rcp(): 16 cycles per warp"},
                                   "", "MUFU.RCP + FFMA refinement", 4),
         throughput_rung<DivFast, 8>({"fdividef", "x = __fdividef(a, x) + a",
                                      "y / x == rcp(x) * y takes 20 cycles per warp"},
                                     "", "MUFU.RCP + FMUL", 3),
-        throughput_rung<DivIeee, 8>({"fdiv", "x = a / x + a, IEEE division (-prec-div=true)",
-                                     {}, Role::beyond},
-                                    "", "multiple (MUFU.RCP, FFMA, slow-path call)", 8),
+        throughput_rung<DivIeee, 8>(
+            {"fdiv", "x = a / x + a, IEEE division (-prec-div=true)", {}, Role::beyond}, "",
+            "multiple (MUFU.RCP, FFMA, slow-path call)", 8),
         throughput_rung<SinLibrary, 8>({"sinf", "x = sinf(x): |x| < 105615, fast path",
                                         "func(): compiles to multiple instructions"},
                                        "", "multiple (FFMA polynomial)", 20),
-        throughput_rung<SinLibrarySlowPath, 1>(
-            {"sinf_slow_path", "x = sinf(x + 1e6): Payne-Hanek argument reduction", {},
-             Role::beyond},
-            "", "multiple (local-memory table walk)", 200),
-        throughput_rung<ExpLibrary, 8>({"expf", "x = expf(-x)",
-                                        "func(): compiles to multiple instructions"},
-                                       "", "multiple (FFMA + MUFU.EX2)", 4),
+        throughput_rung<SinLibrarySlowPath, 1>({"sinf_slow_path",
+                                                "x = sinf(x + 1e6): Payne-Hanek argument reduction",
+                                                {},
+                                                Role::beyond},
+                                               "", "multiple (local-memory table walk)", 200),
+        throughput_rung<ExpLibrary, 8>(
+            {"expf", "x = expf(-x)", "func(): compiles to multiple instructions"}, "",
+            "multiple (FFMA + MUFU.EX2)", 4),
         throughput_rung<FloatToInt, 16>(
-            {"float_to_int", "x = __float2int_rn(float(x) * a) + y: I2F and F2I per step", {},
+            {"float_to_int",
+             "x = __float2int_rn(float(x) * a) + y: I2F and F2I per step",
+             {},
              Role::beyond},
             "conversion", "I2F + F2I", 2),
     };
@@ -126,8 +127,8 @@ __host__ __device__ inline float chain_seed(std::uint32_t t, int k) {
 }
 
 template <int Chains>
-__global__ void __launch_bounds__(1024) fma_chains(float* out, int iterations, float a, float b,
-                                                   ClockSample* clock) {
+__global__ void __launch_bounds__(1024)
+    fma_chains(float* out, int iterations, float a, float b, ClockSample* clock) {
   const auto t = static_cast<std::uint32_t>(blockIdx.x * blockDim.x + threadIdx.x);
   float v[Chains];
 #pragma unroll

@@ -39,9 +39,9 @@ struct ThroughputRung {
   std::string_view guide_row;
   std::string_view sass; // what the compiler emits for one operation on sm_90 (read with cuobjdump)
   int ops_per_update = 2;
-  int pairs = 4;  // (x, y) pairs per thread
-  int unroll = 1; // updates per loop trip: keeps the loop's own instructions under 2%
-  double cost = 1; // rough instructions per operation: scales the iteration count
+  int pairs = 4;        // (x, y) pairs per thread
+  int unroll = 1;       // updates per loop trip: keeps the loop's own instructions under 2%
+  double cost = 1;      // rough instructions per operation: scales the iteration count
   double tolerance = 0; // 0: bit-exact against the CPU
   void (*launch)(const ThroughputLaunch&, cudaStream_t) = nullptr;
   void (*host)(std::uint32_t thread, int pairs, int updates, const OpArgs&, double* out) = nullptr;
@@ -70,7 +70,7 @@ struct LatencyLaunch {
   int warm_steps = 0;                   // untimed steps first (fills the cache being measured)
   int steps = 0;                        // timed dependent steps
   OpArgs args;
-  long long* cycles = nullptr; // clock64 delta over the timed steps
+  long long* cycles = nullptr;   // clock64 delta over the timed steps
   std::uint32_t* sink = nullptr; // the chain's last value (float bits for arithmetic)
 };
 inline constexpr std::uint32_t max_shared_chase = 4096;
@@ -100,10 +100,10 @@ void launch_pairwise_sum(const float* in, std::int64_t n, float* scratch, float*
 
 // Which threads take path A (a chain of FMAs) rather than path B (a chain of adds).
 enum class Branch {
-  granularity,   // ((threadIdx.x / granularity) & 1) == 0
-  deck_thread,   // threadIdx.x > 2                (the deck's divergent example)
-  deck_warp,     // threadIdx.x / warpSize > 2     (the deck's uniform example)
-  none,          // every thread takes path A: the no-divergence baseline
+  granularity, // ((threadIdx.x / granularity) & 1) == 0
+  deck_thread, // threadIdx.x > 2                (the deck's divergent example)
+  deck_warp,   // threadIdx.x / warpSize > 2     (the deck's uniform example)
+  none,        // every thread takes path A: the no-divergence baseline
 };
 bool takes_path_a(Branch branch, int granularity, int thread_in_block);
 void launch_divergence(Branch branch, int granularity, float* out, int blocks, int threads,

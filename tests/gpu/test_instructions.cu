@@ -43,7 +43,8 @@ TEST_P(InstructionsThroughputTest, EveryChainMatchesTheCpu) {
     if (trips > 1 && r.tolerance > 0)
       break;
     lab::poison(out.data(), out.size() * sizeof(double), stream);
-    in::ThroughputLaunch l{out.data(), blocks, threads, trips * r.unroll, in::OpArgs{}, clock.data()};
+    in::ThroughputLaunch l{out.data(),       blocks,       threads,
+                           trips * r.unroll, in::OpArgs{}, clock.data()};
     r.launch(l, stream);
     LADDER_CUDA(cudaStreamSynchronize(stream));
     const auto got = to_host(out, out.size());
@@ -102,9 +103,9 @@ TEST(InstructionsLatency, ChainsEndWhereTheCpuSays) {
   const in::OpArgs args;
   const int steps = 256;
   for (auto kind : {in::LatencyKind::fp32_add, in::LatencyKind::fp32_fma}) {
-    in::launch_latency({.kind = kind, .steps = steps, .args = args, .cycles = cycles.data(),
-                        .sink = sink.data()},
-                       stream);
+    in::launch_latency(
+        {.kind = kind, .steps = steps, .args = args, .cycles = cycles.data(), .sink = sink.data()},
+        stream);
     float v = args.fb;
     for (int i = 0; i < steps; ++i)
       v = kind == in::LatencyKind::fp32_add ? v + args.fa : std::fmaf(v, args.fa, args.fb);
@@ -120,9 +121,13 @@ TEST(InstructionsLatency, ChainsEndWhereTheCpuSays) {
     const auto chase = in::chase_cycle(lines, stride, 11);
     DeviceBuffer<std::uint32_t> d(chase.size());
     LADDER_CUDA(cudaMemcpy(d.data(), chase.data(), chase.size() * 4, cudaMemcpyHostToDevice));
-    in::launch_latency({.kind = kind, .chase = d.data(),
+    in::launch_latency({.kind = kind,
+                        .chase = d.data(),
                         .chase_length = kind == in::LatencyKind::shared_load ? lines : 0,
-                        .warm_steps = 7, .steps = steps, .args = args, .cycles = cycles.data(),
+                        .warm_steps = 7,
+                        .steps = steps,
+                        .args = args,
+                        .cycles = cycles.data(),
                         .sink = sink.data()},
                        stream);
     std::uint32_t p = 0;
@@ -142,7 +147,8 @@ TEST(InstructionsAccuracy, LibraryWithinTheGuideAndFastMathIsTheIntrinsic) {
   DeviceBuffer<float> dx(n), y(n), yi(n), yf(n);
   LADDER_CUDA(cudaMemcpy(dx.data(), x.data(), n * 4, cudaMemcpyHostToDevice));
   in::launch_accuracy(in::MathFunction::sin, in::Flavor::library, dx.data(), y.data(), n, stream);
-  in::launch_accuracy(in::MathFunction::sin, in::Flavor::intrinsic, dx.data(), yi.data(), n, stream);
+  in::launch_accuracy(in::MathFunction::sin, in::Flavor::intrinsic, dx.data(), yi.data(), n,
+                      stream);
   in::launch_accuracy(in::MathFunction::sin, in::Flavor::library_fast_math, dx.data(), yf.data(), n,
                       stream);
   LADDER_CUDA(cudaStreamSynchronize(stream));

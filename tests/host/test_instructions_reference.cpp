@@ -91,13 +91,15 @@ TEST(InstructionsUlp, DocumentedBounds) {
   EXPECT_EQ(library_ulp_bound(MathFunctionId::log), 1);
   // __sinf is bounded on [-pi, pi] only.
   EXPECT_TRUE(within_intrinsic_bound(MathFunctionId::sin, 0.5, static_cast<float>(std::sin(0.5))));
-  EXPECT_FALSE(within_intrinsic_bound(MathFunctionId::sin, 0.5, static_cast<float>(std::sin(0.5) + 1e-5)));
+  EXPECT_FALSE(
+      within_intrinsic_bound(MathFunctionId::sin, 0.5, static_cast<float>(std::sin(0.5) + 1e-5)));
   EXPECT_TRUE(within_intrinsic_bound(MathFunctionId::sin, 100.0, 0.0f));
   // __expf: 2 + floor(|1.173 x|) ULP.
   const double e = std::exp(10.0);
   const float off_by_10 = static_cast<float>(e + 10 * float_ulp(e));
   EXPECT_TRUE(within_intrinsic_bound(MathFunctionId::exp, 10.0, off_by_10));
-  EXPECT_FALSE(within_intrinsic_bound(MathFunctionId::exp, 1.0, static_cast<float>(std::exp(1.0) * (1 + 1e-5))));
+  EXPECT_FALSE(within_intrinsic_bound(MathFunctionId::exp, 1.0,
+                                      static_cast<float>(std::exp(1.0) * (1 + 1e-5))));
 }
 
 TEST(InstructionsSummation, TheDecksExampleIsNotAssociative) {
@@ -117,8 +119,8 @@ TEST(InstructionsSummation, ExactAndOrderedSums) {
   EXPECT_EQ(exact_sum(v), static_cast<double>(wide)); // both exact at this size
   EXPECT_THROW(exact_sum(std::vector<float>{0.1f}), std::invalid_argument);
   const std::vector<float> four = {1.0f, 1e8f, -1e8f, 1.0f};
-  EXPECT_EQ(sequential_sum(four), 1.0f);                            // ((1 + 1e8) - 1e8) + 1
-  EXPECT_EQ(pairwise_sum(four), (1.0f + 1e8f) + (-1e8f + 1.0f));    // (a + b) + (c + d)
+  EXPECT_EQ(sequential_sum(four), 1.0f);                         // ((1 + 1e8) - 1e8) + 1
+  EXPECT_EQ(pairwise_sum(four), (1.0f + 1e8f) + (-1e8f + 1.0f)); // (a + b) + (c + d)
   EXPECT_THROW(pairwise_sum(std::vector<float>(3, 1.0f)), std::invalid_argument);
   EXPECT_EQ(pairwise_sum(std::vector<float>{5.0f}), 5.0f);
   // 2^24 ones: sequential stops at 2^24 (2^24 + 1 rounds back), pairwise is exact.
