@@ -33,6 +33,7 @@ command -v g++ >/dev/null || missing+=(g++)
 have_header CLI/CLI.hpp || missing+=(libcli11-dev)
 have_header nlohmann/json.hpp || missing+=(nlohmann-json3-dev)
 have_header gtest/gtest.h || missing+=(libgtest-dev)
+have_header primesieve.hpp || missing+=(libprimesieve-dev) # optional: the sieve's CPU reference
 if [[ "$verb" == test ]]; then
   # The report's browser test: Chromium renders the page, libpng reads its screenshots.
   have_header png.h || missing+=(libpng-dev)

@@ -145,6 +145,14 @@ std::optional<double> row_time(const Row& row, std::size_t group) {
 
 } // namespace
 
+bool untimed(const Table& table) {
+  for (const Row& row : table.rows)
+    for (const auto& t : row.timings)
+      if (t)
+        return false;
+  return true;
+}
+
 std::vector<RowMetrics> compute_metrics(const Table& table, std::size_t group) {
   const auto refs = reference_rows(table);
   const Unit unit = unit_of(table.peak.bound);
@@ -159,8 +167,9 @@ std::vector<RowMetrics> compute_metrics(const Table& table, std::size_t group) {
     if (m.time_ms) {
       if (amount > 0)
         m.throughput = per_second(amount, *m.time_ms);
-      if (m.throughput && peak > 0)
-        m.percent_of_peak = 100.0 * *m.throughput / peak;
+      const double bound = row.peak ? *row.peak : peak;
+      if (m.throughput && bound > 0)
+        m.percent_of_peak = 100.0 * *m.throughput / bound;
       if (row.role != Role::reference && first_story_ms)
         m.cumulative_speedup = *first_story_ms / *m.time_ms;
       if (in_story(row.role)) {

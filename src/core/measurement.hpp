@@ -78,6 +78,9 @@ struct Row {
   // One entry per column group of the table (e.g. "loop over launches", "loop in kernel");
   // empty when that mode does not apply to the row or the row was not timed.
   std::vector<std::optional<Measurement>> timings;
+  // This row's own bound in the table's unit, where rows are bounded differently (a table of
+  // instructions: each one's nominal rate); unset: the table's peak.
+  std::optional<double> peak;
 };
 
 // A row for `info` with `groups` empty timing slots.
@@ -86,6 +89,13 @@ Row make_row(const RungInfo& info, std::string label, std::size_t groups);
 // The numbers `ladder list`, the tables and the docs give a registry's rungs: story rungs 1, 2,
 // ..; a variant its rung's number and a letter (12a, 12b); "lib" and "ref" for the others.
 std::vector<std::string> rung_labels(const std::vector<RungInfo>& rungs);
+
+// A figure a study derives per row beyond time and throughput (op/clock/SM, cycles, ULP,
+// occupancy): read from row.params[key], printed as one more column headed `header`.
+struct Column {
+  std::string key;
+  std::string header;
+};
 
 struct Table {
   std::string study;                                // "transpose"
@@ -98,7 +108,13 @@ struct Table {
   std::vector<std::string> groups; // column-group names, at least one
   std::vector<Row> rows;
   std::vector<std::string> footnotes; // prose only: figures belong in rows, params or work
+  std::vector<Column> columns;        // derived figures after the standard ones
+  // false: the rows are separate measurements, not a ladder (no step or cumulative speedup).
+  bool speedups = true;
 };
+
+// A table none of whose rows was timed (figures in columns only): no time, throughput or bound.
+bool untimed(const Table& table);
 
 // Derived figures of one row in one column group. Every ratio is "higher is better".
 struct RowMetrics {

@@ -56,6 +56,8 @@ std::string rate_text(double rate, const ThroughputScale& scale) {
 
 // The lines above a table: what one run does and the peak that bounds it.
 std::string describe(const Table& table) {
+  if (untimed(table))
+    return "";
   const Unit unit = unit_of(table.peak.bound);
   const ThroughputScale scale = throughput_scale(unit, table.peak.reference());
   std::string work =
@@ -93,32 +95,55 @@ std::string row_label(const Row& row) {
 }
 
 std::vector<std::string> main_header(const Table& table, const Layout& l) {
-  std::vector<std::string> header = {"#",      "rung", "check", "time", l.scale.header,
-                                     "% peak", "step", "cumul"};
+  std::vector<std::string> header = {"#", "rung", "check"};
+  if (!untimed(table))
+    header.insert(header.end(), {"time", l.scale.header, "% peak"});
+  if (table.speedups && !untimed(table))
+    header.insert(header.end(), {"step", "cumul"});
   for (auto r : l.refs)
     header.push_back("x " + short_reference_name(table.rows[r].name));
+  for (const auto& c : table.columns)
+    header.push_back(c.header);
   return header;
+}
+
+// A derived figure of row.params: numbers as figures, text as it is, "-" when absent.
+std::string column_cell(const Row& row, const Column& column) {
+  if (!row.params.contains(column.key))
+    return "-";
+  const auto& v = row.params.at(column.key);
+  if (v.is_number_integer())
+    return v.dump();
+  if (v.is_number())
+    return format_figure(v.get<double>());
+  if (v.is_string())
+    return v.get<std::string>();
+  return v.is_null() ? "-" : v.dump();
 }
 
 std::vector<std::string> main_cells(const Table& table, const Layout& l, std::size_t i,
                                     std::size_t group) {
   const Row& row = table.rows[i];
   const RowMetrics& m = l.metrics[group][i];
-  std::vector<std::string> cells = {
-      row_label(row),
-      row.name,
-      std::string(check_label(row.check)),
-      m.time_ms ? format_time(*m.time_ms) : "-",
-      format_figure(m.throughput ? std::optional(*m.throughput / l.scale.divisor) : std::nullopt),
-      format_fixed(m.percent_of_peak, 1),
-      speedup(m.step_speedup),
-      speedup(m.cumulative_speedup)};
+  std::vector<std::string> cells = {row_label(row), row.name, std::string(check_label(row.check))};
+  if (!untimed(table))
+    cells.insert(cells.end(), {m.time_ms ? format_time(*m.time_ms) : "-",
+                               format_figure(m.throughput
+                                                 ? std::optional(*m.throughput / l.scale.divisor)
+                                                 : std::nullopt),
+                               format_fixed(m.percent_of_peak, 1)});
+  if (table.speedups && !untimed(table))
+    cells.insert(cells.end(), {speedup(m.step_speedup), speedup(m.cumulative_speedup)});
   for (const auto& ratio : m.vs_reference)
     cells.push_back(format_fixed(ratio, 2));
+  for (const auto& c : table.columns)
+    cells.push_back(column_cell(row, c));
   return cells;
 }
 
 std::string ratio_legend(const Table& table, const Layout& l) {
+  if (!table.speedups || untimed(table))
+    return "";
   std::string legend = "ratios (higher is better): step = the previous story rung's time / this "
                        "time (a variant: the "
                        "rung it tunes), cumul = the first rung's time / this time";
@@ -311,7 +336,8 @@ std::string format_markdown(const Table& table) {
       out += "\n";
     }
   }
-  out += "\n" + ratio_legend(table, l) + ".\n";
+  if (const std::string legend = ratio_legend(table, l); !legend.empty())
+    out += "\n" + legend + ".\n";
   for (const Row& row : table.rows)
     if (!row.note.empty())
       out += "- " + row.name + ": " + row.note + "\n";
@@ -403,8 +429,12 @@ nlohmann::json to_json(const Table& table) {
                     {"params", row.params},
                     {"check", check_label(row.check)},
                     {"note", row.note},
+                    {"peak", row.peak ? json(*row.peak) : json(nullptr)},
                     {"timings", groups}});
   }
+  json columns = json::array();
+  for (const auto& c : table.columns)
+    columns.push_back({{"key", c.key}, {"header", c.header}});
   const Unit unit = unit_of(table.peak.bound);
   return {{"study", table.study},
           {"title", table.title},
@@ -427,6 +457,8 @@ nlohmann::json to_json(const Table& table) {
             {"measured_by", table.peak.measured_by}}},
           {"groups", table.groups},
           {"rows", rows},
+          {"columns", columns},
+          {"speedups", table.speedups},
           {"footnotes", table.footnotes}};
 }
 
@@ -682,6 +714,8 @@ Table table_from_json(const nlohmann::json& j) {
       row.params = r.value("params", nlohmann::json::object());
       row.check = enum_from(r, "check", all_checks, check_label);
       row.note = r.value("note", "");
+      if (r.contains("peak") && r.at("peak").is_number())
+        row.peak = r.at("peak").get<double>();
       row.timings.resize(t.groups.size());
       const auto& timings = r.at("timings");
       for (std::size_t g = 0; g < t.groups.size() && g < timings.size(); ++g)
@@ -689,6 +723,9 @@ Table table_from_json(const nlohmann::json& j) {
       t.rows.push_back(std::move(row));
     }
     t.footnotes = j.value("footnotes", std::vector<std::string>{});
+    for (const auto& c : j.value("columns", nlohmann::json::array()))
+      t.columns.push_back({c.at("key").get<std::string>(), c.at("header").get<std::string>()});
+    t.speedups = j.value("speedups", true);
     return t;
   });
 }

@@ -16,11 +16,24 @@ const Study& study();
 namespace matmul {
 const Study& study();
 }
+namespace convolution {
+const Study& study();
+}
+namespace exercises {
+const Study& study();
+}
+namespace transfers {
+const Study& study();
+}
+namespace instructions {
+const Study& study();
+}
 
 const std::vector<Study>& studies() {
   // Each study defines its entry next to its rungs; this list fixes the order of `ladder run`.
   static const std::vector<Study> all = {transpose::study(), reduce::study(), scan::study(),
-                                         matmul::study()};
+                                         matmul::study(), convolution::study(), transfers::study(),
+                                         instructions::study(), exercises::study()};
   return all;
 }
 

@@ -31,6 +31,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add_run_command(app, ctx);
   add_model_command(app, ctx);
   add_report_command(app, ctx);
+  add_convolve_command(app, ctx);
   // A first word that is neither an option nor a subcommand: name it (CLI11 alone would only say
   // that a subcommand is required).
   if (!args.empty() && !args.front().empty() && args.front().front() != '-') {

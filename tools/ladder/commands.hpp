@@ -29,6 +29,7 @@ void add_list_command(CLI::App& app, Context& ctx);
 void add_run_command(CLI::App& app, Context& ctx);
 void add_model_command(CLI::App& app, Context& ctx);
 void add_report_command(CLI::App& app, Context& ctx);
+void add_convolve_command(CLI::App& app, Context& ctx);
 
 // Throws nothing: parse errors and bad arguments become exit_usage with a message on `err`.
 // `args` excludes the program name.
