@@ -349,7 +349,7 @@ Sweep mask_sweep(const std::vector<Table>& tables) {
   sw.study = "convolution";
   sw.title = "convolution 2D float, mask width sweep: ladder::convolve2d vs the copy, NPP, cuDNN";
   sw.parameter = "mask";
-  const std::vector<std::string> names = {"ladder::convolve2d", "cudaMemcpy2D", "nppiFilterBorder",
+  const std::vector<std::string> names = {"ladder::convolve2d", "cudaMemcpy", "nppiFilterBorder",
                                           "cudnnConvolutionForward"};
   sw.series = {{names[0], Role::library},
                {names[1], Role::reference},

@@ -589,12 +589,14 @@ void launch_library_call_2d(const Buffers2d& b, cudaStream_t s) {
                        b.host_mask, p.mask_width, p.mask_height, Border::zero, s);
 }
 
+// One contiguous copy of the whole pitched image (rows and their padding, pitch x height bytes):
+// cudaMemcpy2D reaches only about 40% of the copy bandwidth on an H200 even when the pitch equals
+// the row (8192 x 8192 float: 320 us against 126 us for the same bytes in one cudaMemcpy), which
+// would make a poor bound. The padding, where there is any, is counted against the copy.
 void launch_memcpy_2d(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
-  LADDER_CUDA(cudaMemcpy2DAsync(b.out, static_cast<std::size_t>(p.pitch), b.in,
-                                static_cast<std::size_t>(p.pitch),
-                                static_cast<std::size_t>(p.row_bytes()),
-                                static_cast<std::size_t>(p.height), cudaMemcpyDeviceToDevice, s));
+  LADDER_CUDA(cudaMemcpyAsync(b.out, b.in, static_cast<std::size_t>(p.pitch * p.height),
+                              cudaMemcpyDeviceToDevice, s));
 }
 
 const char* any_2d(const Problem2d&) { return nullptr; }
@@ -978,8 +980,8 @@ std::span<const Rung2d> registry_2d() {
                       .role = Role::library},
              .unsupported = any_2d,
              .launch = launch_library_call_2d},
-      Rung2d{.info = {.name = "cudaMemcpy2D",
-                      .idea = "device-to-device copy of the same bytes: the bound",
+      Rung2d{.info = {.name = "cudaMemcpy",
+                      .idea = "device-to-device copy of the pitched image in one piece: the bound",
                       .role = Role::reference},
              .copies = true,
              .unsupported = any_2d,

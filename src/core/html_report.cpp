@@ -151,9 +151,9 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
       << "</title>";
     s << "<text x=\"" << label_w << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">"
       << escape((row.label.empty() ? "" : row.label + "  ") + row.name) << "</text>";
-    if (row.check == CheckStatus::wrong) {
-      s << "<text class=\"wrong\" x=\"" << x0 + 4 << "\" y=\"" << y + 15
-        << "\">WRONG: " << escape(row.note) << "</text>";
+    if (shows_wrong(row.check)) {
+      s << "<text class=\"wrong\" x=\"" << x0 + 4 << "\" y=\"" << y + 15 << "\">"
+        << check_label(row.check) << ": " << escape(row.note) << "</text>";
     } else if (!m[i].throughput) {
       s << "<text class=\"label\" x=\"" << x0 + 4 << "\" y=\"" << y + 15 << "\">"
         << (row.check == CheckStatus::skipped ? "skipped" : "not timed")
@@ -206,7 +206,7 @@ std::string rows_table(const Table& t, const std::vector<RowMetrics>& m) {
     const Row& row = t.rows[i];
     s << "<tr data-rung=\"" << escape(row.name) << "\"><td>" << escape(row.label) << "</td><td>"
       << escape(row.name) << "</td><td>" << role_name(row.role) << "</td><td"
-      << (row.check == CheckStatus::wrong ? " class=\"wrong\"" : "") << ">"
+      << (shows_wrong(row.check) ? " class=\"wrong\"" : "") << ">"
       << check_label(row.check) << "</td><td>" << (m[i].time_ms ? format_time(*m[i].time_ms) : "-")
       << "</td><td>" << (m[i].throughput ? format_figure(*m[i].throughput / scale.divisor) : "-")
       << "</td><td>" << format_fixed(m[i].percent_of_peak, 1) << "</td><td>"
@@ -324,7 +324,7 @@ std::string sweep_table(const Sweep& sw) {
   for (const auto& p : sw.points) {
     s << "<tr><td>" << escape(p.label) << "</td>";
     for (std::size_t k = 0; k < sw.series.size(); ++k) {
-      const bool wrong = k < p.checks.size() && p.checks[k] == CheckStatus::wrong;
+      const bool wrong = k < p.checks.size() && shows_wrong(p.checks[k]);
       s << "<td" << (wrong ? " class=\"wrong\">WRONG" : ">")
         << (wrong                              ? ""
             : k < p.times.size() && p.times[k] ? format_time(p.times[k]->median_ms)

@@ -79,6 +79,8 @@ std::string_view check_label(CheckStatus status) {
     return "WRONG";
   case CheckStatus::skipped:
     return "skipped";
+  case CheckStatus::wrong_as_taught:
+    return "WRONG, as taught";
   }
   return "?";
 }

@@ -476,7 +476,7 @@ std::vector<std::string> sweep_header(const Sweep& sweep) {
 std::vector<std::string> sweep_cells(const Sweep& sweep, const SweepPoint& p) {
   std::vector<std::string> cells = {p.label};
   for (std::size_t s = 0; s < sweep.series.size(); ++s) {
-    const bool wrong = s < p.checks.size() && p.checks[s] == CheckStatus::wrong;
+    const bool wrong = s < p.checks.size() && shows_wrong(p.checks[s]);
     cells.push_back(wrong                              ? "WRONG"
                     : s < p.times.size() && p.times[s] ? format_time(p.times[s]->median_ms)
                                                        : "-");
@@ -651,8 +651,8 @@ Enum enum_from(const nlohmann::json& j, const char* field, const std::array<Enum
 
 const std::array<Role, 5> all_roles = {Role::seed, Role::beyond, Role::variant, Role::library,
                                        Role::reference};
-const std::array<CheckStatus, 3> all_checks = {CheckStatus::passed, CheckStatus::wrong,
-                                               CheckStatus::skipped};
+const std::array<CheckStatus, 4> all_checks = {CheckStatus::passed, CheckStatus::wrong,
+                                               CheckStatus::skipped, CheckStatus::wrong_as_taught};
 const std::array<Bound, 5> all_bounds = {Bound::dram_copy, Bound::dram_read, Bound::fp32_fma,
                                          Bound::host_link, Bound::instruction};
 

@@ -417,7 +417,8 @@ Table accuracy_table(const RunContext& ctx, Stream& stream) {
   table.columns = {{"range", "range"},         {"library_max", "func max"},
                    {"library_mean", "mean"},   {"intrinsic_max", "__func max"},
                    {"intrinsic_mean", "mean"}, {"fast_math_max", "fast-math max"},
-                   {"fast_math_mean", "mean"}, {"library_bound", "guide"}};
+                   {"fast_math_mean", "mean"}, {"library_bound", "guide"},
+                   {"intrinsic_guide", "__func in guide's bound"}};
   const int n = ctx.options.small ? 4096 : (1 << 20);
   struct Case {
     MathFunctionId id;
@@ -459,7 +460,10 @@ Table accuracy_table(const RunContext& ctx, Stream& stream) {
       hx[i] = static_cast<float>(c.logarithmic ? std::exp(u(rng)) : u(rng));
     LADDER_CUDA(
         cudaMemcpyAsync(x.data(), hx.data(), n * sizeof(float), cudaMemcpyHostToDevice, stream));
-    std::string wrong;
+    // The check is the library call within its documented bound (a broken reference or ULP
+    // measure would show there). An intrinsic outside the accuracy the guide states for it is a
+    // finding about this GPU, reported in its own column, not a wrong row.
+    std::string wrong, intrinsic_outside;
     const char* keys[3] = {"library", "intrinsic", "fast_math"};
     const Flavor flavors[3] = {Flavor::library, Flavor::intrinsic, Flavor::library_fast_math};
     for (int k = 0; k < 3; ++k) {
@@ -477,15 +481,15 @@ Table accuracy_table(const RunContext& ctx, Stream& stream) {
         if (wrong.empty() && k == 0 && ulp_error(hy[i], truth) > library_ulp_bound(c.id) + 0.5)
           wrong = std::string(function_name(c.id, false)) + " at x = " + std::to_string(hx[i]) +
                   ": " + fixed(ulp_error(hy[i], truth), 2) + " ULP, above the guide's bound";
-        if (wrong.empty() && k == 1 && !within_intrinsic_bound(c.id, hx[i], hy[i]))
-          wrong = std::string(function_name(c.id, true)) + " at x = " + std::to_string(hx[i]) +
-                  " is outside the guide's bound";
+        if (k == 1 && intrinsic_outside.empty() && !within_intrinsic_bound(c.id, hx[i], hy[i]))
+          intrinsic_outside = "no: x = " + std::to_string(hx[i]);
       }
       stats.finish();
       row.params[std::string(keys[k]) + "_max"] = stats.max;
       row.params[std::string(keys[k]) + "_mean"] = stats.mean;
       row.params[std::string(keys[k]) + "_worst_x"] = stats.worst_argument;
     }
+    row.params["intrinsic_guide"] = intrinsic_outside.empty() ? "yes" : intrinsic_outside;
     ctx.say("  instructions accuracy: " + row.name + " " + c.range);
     row.check = wrong.empty() ? CheckStatus::passed : CheckStatus::wrong;
     row.note = wrong;
@@ -494,8 +498,9 @@ Table accuracy_table(const RunContext& ctx, Stream& stream) {
   table.footnotes = {
       "ULP = |result - exact| / the float spacing at the exact value; exact = the double-precision "
       "function; guide = the library function's documented maximum (division: correctly rounded); "
-      "a row is WRONG when a library result passes its documented bound or an intrinsic leaves "
-      "the guide's stated accuracy on the range it documents",
+      "a row is WRONG when a library result passes its documented bound; __func in guide's bound: "
+      "whether every intrinsic result kept the accuracy the guide states for it (no: the first "
+      "argument that did not)",
       "fast-math: the library call compiled in a file built with -use_fast_math (it becomes the "
       "intrinsic, with -ftz=true: subnormal inputs and results flush to zero)"};
   return table;
@@ -549,7 +554,7 @@ Table summation_table(const RunContext& ctx, Stream& stream) {
   table.params["n"] = n;
   const std::vector<float> values = exact_inputs(n, seed);
   const double exact = exact_sum(values);
-  DeviceBuffer<float> in(n), scratch(std::max<std::int64_t>(n / 2, 2)), out(1);
+  DeviceBuffer<float> in(n), scratch(pairwise_scratch(n)), out(1);
   LADDER_CUDA(
       cudaMemcpyAsync(in.data(), values.data(), n * sizeof(float), cudaMemcpyHostToDevice, stream));
   auto device_value = [&](auto&& launch) {

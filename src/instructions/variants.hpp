@@ -92,7 +92,10 @@ void launch_accuracy_fast_math(MathFunction f, const float* x, float* y, int n,
 void launch_associativity(const float* v, float* out, cudaStream_t stream);
 // One thread adds in index order.
 void launch_sequential_sum(const float* in, std::int64_t n, float* out, cudaStream_t stream);
-// Adjacent pairs, level by level (n a power of two); `scratch` holds n / 2 floats.
+// Adjacent pairs, level by level (n a power of two); `scratch` holds pairwise_scratch(n) floats:
+// the levels alternate between its first n / 2 and its last n / 4, so that no level writes where
+// the level it reads from lies (blocks of one level run in any order).
+inline std::int64_t pairwise_scratch(std::int64_t n) { return n / 2 + n / 4 > 0 ? n / 2 + n / 4 : 1; }
 void launch_pairwise_sum(const float* in, std::int64_t n, float* scratch, float* out,
                          cudaStream_t stream);
 
@@ -123,8 +126,9 @@ void launch_count_divergent_warps(std::int64_t n, int threads, unsigned long lon
 void launch_copy(const float* in, float* out, std::int64_t n, int threads, int dynamic_shared,
                  cudaStream_t stream);
 const void* copy_kernel();
-// The same copy holding `extra` more registers live per thread (asm-pinned values): register
-// count, not memory behaviour, is what changes.
+// The same copy with about `extra` more registers allocated per thread (held by a branch that
+// never runs): register count, and so occupancy, not memory behaviour, is what changes. `sink`
+// is never touched at run time (it names the cells that branch would use).
 inline constexpr int extra_register_counts[] = {0, 16, 32, 48, 64, 96, 128, 192};
 void launch_copy_registers(int extra, const float* in, float* out, std::int64_t n, int threads,
                            unsigned* sink, cudaStream_t stream);

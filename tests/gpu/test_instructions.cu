@@ -23,8 +23,11 @@ namespace {
 namespace in = lab::instructions;
 using lab::DeviceBuffer;
 
+// Waits for the whole device first: the kernels run on non-blocking streams, which a plain
+// cudaMemcpy on the legacy default stream does not wait for.
 template <class T> std::vector<T> to_host(const DeviceBuffer<T>& d, std::size_t n) {
   std::vector<T> h(n);
+  LADDER_CUDA(cudaDeviceSynchronize());
   LADDER_CUDA(cudaMemcpy(h.data(), d.data(), n * sizeof(T), cudaMemcpyDeviceToHost));
   return h;
 }
@@ -168,7 +171,7 @@ TEST(InstructionsSummation, GpuOrdersMatchTheCpuOrders) {
   lab::Stream stream;
   const std::int64_t n = small_mode() ? 1024 : (1 << 20);
   const auto v = in::exact_inputs(n, 5);
-  DeviceBuffer<float> d(n), scratch(n / 2), out(1), pair(2), three(3);
+  DeviceBuffer<float> d(n), scratch(in::pairwise_scratch(n)), out(1), pair(2), three(3);
   LADDER_CUDA(cudaMemcpy(d.data(), v.data(), n * 4, cudaMemcpyHostToDevice));
   in::launch_sequential_sum(d.data(), n, out.data(), stream);
   EXPECT_EQ(to_host(out, 1)[0], in::sequential_sum(v));

@@ -269,16 +269,20 @@ TEST(ScanReduceAhead, ManyRowsOnAFewBlocks) {
 // kernel with many rows per block, in place too: the head's sum must reach every tile once.
 template <class T, bool Inclusive> void check_reduce_ahead_head(std::int64_t n, std::int64_t blocks, int head) {
   using Shape = scan_detail::LibraryAheadShape;
+  constexpr int per_vector = 16 / sizeof(T);
   for (bool in_place : {false, true}) {
-    DeviceBuffer<T> in(n + 4), out(n + 4);
-    fill<T>(in.data(), n, lab::fresh_seed(), nullptr);
-    const auto host_in = to_host(in.data(), n, nullptr);
-    T* dst = in_place ? in.data() : out.data();
+    // The call starts `head` elements before a 16-byte boundary, where its body begins (the
+    // kernel's aligned loads and stores need that), in `in` and in `out` alike.
+    DeviceBuffer<T> in(n + per_vector), out(n + per_vector);
+    T* src = in.data() + per_vector - head;
+    fill<T>(src, n, lab::fresh_seed(), nullptr);
+    const auto host_in = to_host(src, n, nullptr);
+    T* dst = in_place ? src : out.data() + per_vector - head;
     if (!in_place)
       lab::poison(out.data(), out.bytes(), nullptr);
-    const scan_detail::ScanHead<T> h{in.data(), dst, head};
+    const scan_detail::ScanHead<T> h{src, dst, head};
     ASSERT_TRUE((scan_detail::launch_reduce_ahead_scan<T, Shape, Inclusive>(
-        in.data() + head, dst + head, n - head, nullptr, blocks, h)));
+        src + head, dst + head, n - head, nullptr, blocks, h)));
     EXPECT_EQ(check_scan<T>(to_host(dst, n, nullptr), host_in, Inclusive,
                             scan_detail::AheadTile<T, Shape>::items),
               "")
