@@ -410,7 +410,7 @@ HostMemory classify(const void* first, std::size_t bytes) {
   // A range that begins in pinned memory may end past the pinned allocation (a partly registered
   // buffer): only a range pinned at both ends goes straight to the copy engine.
   const HostMemory tail = type_of(memory_type(static_cast<const std::byte*>(first) + bytes - 1));
-  return tail == head ? head : HostMemory::pageable;
+  return tail == head ? head : HostMemory::partly_pinned;
 }
 
 void check_stream(const char* call, cudaStream_t stream) {
@@ -462,7 +462,7 @@ Path copy(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStr
                                 "cudaMallocAsync or cudaMallocManaged)");
   check_stream(call, stream);
 
-  const Path path = choose_path(bytes, host_kind, config);
+  Path path = choose_path(bytes, host_kind, config);
   const cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
   switch (path) {
   case Path::none:
@@ -478,7 +478,17 @@ Path copy(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStr
     // Pageable: the driver stages it. From the host it returns once the source is in the
     // driver's staging buffer (so it may be reused), to the host once the copy is done (CUDA's
     // "API synchronization behavior"): cudaMemcpy's semantics with no wait of ours on top.
-    LADDER_CUDA(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+    // The head was pageable; a range that runs on into registered memory is refused by the driver
+    // (invalid value, nothing enqueued): stage it instead of checking the tail of every copy.
+    if (const cudaError_t e = cudaMemcpyAsync(dst, src, bytes, kind, stream);
+        e == cudaErrorInvalidValue) {
+      (void)cudaGetLastError();
+      engine().copy(to_device, static_cast<std::byte*>(const_cast<void*>(device)),
+                    static_cast<std::byte*>(const_cast<void*>(host)), bytes, stream, config);
+      path = Path::staged;
+    } else {
+      LADDER_CUDA(e);
+    }
     break;
   case Path::staged:
     engine().copy(to_device, static_cast<std::byte*>(const_cast<void*>(device)),

@@ -85,8 +85,9 @@ inline std::size_t chunk_length(const ChunkPlan& plan, std::size_t bytes, std::i
   return std::min(plan.chunk_bytes, bytes - chunk_offset(plan, i));
 }
 
-// What a host pointer is, from cudaPointerGetAttributes.
-enum class HostMemory { pageable, pinned, managed, device };
+// What a host pointer is, from cudaPointerGetAttributes. partly_pinned: a range that starts in
+// pinned (registered) memory and runs past it, which cudaMemcpyAsync refuses (invalid value).
+enum class HostMemory { pageable, pinned, managed, device, partly_pinned };
 
 // The path a copy of `bytes` takes from host memory of kind `host`.
 constexpr Path choose_path(std::size_t bytes, HostMemory host, const StagingConfig& config) {
@@ -94,6 +95,8 @@ constexpr Path choose_path(std::size_t bytes, HostMemory host, const StagingConf
     return Path::none;
   if (host == HostMemory::pinned || host == HostMemory::managed)
     return Path::pinned;
+  if (host == HostMemory::partly_pinned)
+    return Path::staged;
   return bytes <= config.direct_max_bytes ? Path::direct : Path::staged;
 }
 

@@ -216,7 +216,23 @@ TEST(Transfer, PartlyRegisteredBufferIsStaged) {
       static_cast<int>(Path::staged));
   copy_to_host(dst.get(), device.data(), bytes, stream);
   EXPECT_EQ(std::memcmp(dst.get(), src.get(), bytes), 0);
+  // Small too (below the direct path's limit), and pinned at the far end only.
+  const std::size_t small = 64 * KiB;
+  EXPECT_EQ(static_cast<int>(
+                transfers::copy_to_device_with(device.data(), src.get() + bytes / 2 - small / 2,
+                                               small, stream, {})),
+            static_cast<int>(Path::staged));
   ASSERT_EQ(cudaHostUnregister(src.get()), cudaSuccess);
+  ASSERT_EQ(cudaHostRegister(src.get() + bytes / 2, bytes / 2, cudaHostRegisterDefault),
+            cudaSuccess);
+  fill_bytes(dst.get(), bytes, 7);
+  for (std::size_t n : {small, bytes}) {
+    copy_to_device(device.data(), src.get() + bytes / 2 - n / 2, n, stream);
+    copy_to_host(dst.get(), device.data(), n, stream);
+    EXPECT_EQ(std::memcmp(dst.get(), src.get() + bytes / 2 - n / 2, n), 0) << n;
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess); // a refused direct copy leaves no error behind
+  ASSERT_EQ(cudaHostUnregister(src.get() + bytes / 2), cudaSuccess);
 }
 
 __global__ void slow_fill(unsigned char* p, std::size_t n, unsigned char value, long long cycles) {
@@ -358,6 +374,7 @@ TEST(Transfer, FailedStagedCopyLeavesTheRingUsable) {
     c.slots = 4;
     c.threads = 2;
     c.fail_after_chunks = fail_after;
+    c.direct_max_bytes = 0; // staged, however small
     EXPECT_THROW(transfers::copy_to_device_with(device.data(), host.data(), bytes, stream, c),
                  CudaError);
     EXPECT_THROW(transfers::copy_to_host_with(host.data(), device.data(), bytes, stream, c),
@@ -367,6 +384,7 @@ TEST(Transfer, FailedStagedCopyLeavesTheRingUsable) {
   StagingConfig tiny;
   tiny.chunk_bytes = 64 * KiB;
   tiny.slots = 4;
+  tiny.direct_max_bytes = 0;
   round_trip(HostKind::pageable, bytes, 1, 1, stream, tiny, Path::staged);
 }
 

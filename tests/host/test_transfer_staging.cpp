@@ -111,6 +111,9 @@ TEST(TransferStaging, PathByMemoryAndSize) {
   EXPECT_EQ(transfers::choose_path(GiB, HostMemory::pinned, d), Path::pinned);
   EXPECT_EQ(transfers::choose_path(GiB, HostMemory::managed, d), Path::pinned);
   EXPECT_EQ(transfers::choose_path(4, HostMemory::pinned, d), Path::pinned);
+  // A range pinned at one end only: cudaMemcpyAsync refuses it, whatever its size.
+  EXPECT_EQ(transfers::choose_path(4, HostMemory::partly_pinned, d), Path::staged);
+  EXPECT_EQ(transfers::choose_path(GiB, HostMemory::partly_pinned, d), Path::staged);
 }
 
 // These checks come before any CUDA call, so they hold on a machine without a GPU.
