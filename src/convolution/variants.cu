@@ -793,9 +793,15 @@ void launch_cudnn_1d(const Buffers1d& b, cudaStream_t s) {
 const char* cudnn_fits_2d(const Problem2d& p) {
   if (p.element != Element::f32 || p.channels != 1)
     return "the cuDNN row is float, one channel";
+  // cuDNN 9.14's algorithm search crashed the process (or reported a destroyed context) on
+  // images smaller than the mask on an H200; the row is for images, not for such corner cases.
+  if (p.width < p.mask_width || p.height < p.mask_height)
+    return "the cuDNN row needs an image at least the mask's size";
   return p.height * (p.pitch / 4) > 0x7fffffff ? "cuDNN's descriptors take int strides" : nullptr;
 }
 const char* cudnn_fits_1d(const Problem1d& p) {
+  if (p.n < p.mask_width)
+    return "the cuDNN row needs a signal at least the mask's length";
   return p.n > 0x7fffffff ? "cuDNN's descriptors take int sizes" : nullptr;
 }
 #else

@@ -471,9 +471,33 @@ void launch_tiled(const W* in, W* out, std::int64_t rows, std::int64_t cols, int
 // a persistent grid 91.8%; tile order made no measurable difference.
 // `type`: the tile of the any-alignment and scalar kernels; `aligned` and `aligned_access`: what
 // runs when the aligned 16-byte path applies (whole vectors per row, 16-byte aligned pointers).
+// Per element size, from `ladder tune transpose` on an H200 (2026-11-25; bench/results/
+// transpose-tune-h200-2026-11-25.md), aligned path at the headline shapes:
+//   1 byte (32768^2): packed words, 8 row groups of 32 words, 256 threads, no streaming hints
+//     584.8 us (0.86 of cudaMemcpy); the 16-byte tiled kernel 860 us.
+//   2 bytes (16384 x 32768): packed words, 8 groups of 64 words, 256 threads 593.4 us (0.85);
+//     tiled 788 us.
+//   8 bytes (8192 x 16384): 64x64 tiles without streaming hints 554.6 us (1.02x cublasDgeam);
+//     with them 886.5 us (0.64x).
+//   16 bytes (8192^2): every tile within 1% (566 us, 0.96x cublasZgeam); 32x32 kept.
 template <int Bytes> struct LibraryShape {
   using type = TileShape<64, 64, 256, 0, true>;
   using aligned = type;
+  static constexpr Access aligned_access = Access::aligned_vector;
+};
+template <> struct LibraryShape<1> {
+  using type = TileShape<64, 64, 256, 0, true>;
+  using aligned = TileShape<128, 128, 256, 0, false>; // packed: 8 groups x 32 words
+  static constexpr Access aligned_access = Access::packed;
+};
+template <> struct LibraryShape<2> {
+  using type = TileShape<64, 64, 256, 0, true>;
+  using aligned = TileShape<64, 128, 256, 0, true>; // packed: 8 groups x 64 words
+  static constexpr Access aligned_access = Access::packed;
+};
+template <> struct LibraryShape<8> {
+  using type = TileShape<64, 64, 256, 0, true>;
+  using aligned = TileShape<64, 64, 256, 0, false>;
   static constexpr Access aligned_access = Access::aligned_vector;
 };
 template <> struct LibraryShape<16> {
