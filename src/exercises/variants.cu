@@ -36,6 +36,21 @@ int blocks_for(std::int64_t n, int threads) {
 // in place), so without this each thread would keep one 16-byte load in flight, and a resident
 // grid of them falls a few per cent short of the copy on Hopper's HBM3e.
 constexpr int stream_unroll = 4;
+
+// A 16-byte load or store, with the streaming cache hint (ld/st.global.cs: evict first, the line
+// is touched once) or without.
+template <bool Streaming, class V> __device__ __forceinline__ V load16(const V* p) {
+  if constexpr (Streaming)
+    return __ldcs(p);
+  else
+    return *p;
+}
+template <bool Streaming, class V> __device__ __forceinline__ void store16(V* p, const V& v) {
+  if constexpr (Streaming)
+    __stcs(p, v);
+  else
+    *p = v;
+}
 template <class V, class Load, class Store>
 __device__ __forceinline__ void unrolled_grid_stride(std::int64_t t, std::int64_t stride,
                                                      std::int64_t count, Load load, Store store) {
@@ -79,7 +94,7 @@ __global__ void increment_grid_stride(float* a, std::int64_t n) {
 }
 
 // 16-byte accesses: the float4 body of the aligned part, scalar head (to 16-byte alignment) and tail.
-__global__ void increment_vector4(float* a, std::int64_t n) {
+template <bool Streaming> __global__ void increment_vector4(float* a, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const auto misaligned = (reinterpret_cast<std::uintptr_t>(a) / sizeof(float)) % 4;
@@ -91,11 +106,11 @@ __global__ void increment_vector4(float* a, std::int64_t n) {
   unrolled_grid_stride<float4>(
       t, stride, quads,
       [&](std::int64_t i) {
-        float4 v = body[i];
+        float4 v = load16<Streaming>(body + i);
         v.x += 1.0f, v.y += 1.0f, v.z += 1.0f, v.w += 1.0f;
         return v;
       },
-      [&](std::int64_t i, const float4& v) { body[i] = v; });
+      [&](std::int64_t i, const float4& v) { store16<Streaming>(body + i, v); });
   for (std::int64_t i = head + 4 * quads + t; i < n; i += stride)
     a[i] += 1.0f;
 }
@@ -113,11 +128,13 @@ void launch_increment_grid_stride(float* a, float*, std::int64_t n, cudaStream_t
   const auto grid = std::min<std::int64_t>(stream_grid<increment_grid_stride>(), blocks_for(n, stream_threads));
   increment_grid_stride<<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(a, n);
 }
+template <bool Streaming>
 void launch_increment_vector4(float* a, float*, std::int64_t n, cudaStream_t s) {
   if (n == 0)
     return;
-  const auto grid = std::min<std::int64_t>(stream_grid<increment_vector4>(), blocks_for(n / 4 + 4, stream_threads));
-  increment_vector4<<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(a, n);
+  const auto grid = std::min<std::int64_t>(stream_grid<increment_vector4<Streaming>>(),
+                                           blocks_for(n / 4 + 4, stream_threads));
+  increment_vector4<Streaming><<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(a, n);
 }
 void launch_increment_copy(float* a, float* to, std::int64_t n, cudaStream_t s) {
   LADDER_CUDA(cudaMemcpyAsync(to, a, static_cast<std::size_t>(n) * sizeof(float),
@@ -151,10 +168,17 @@ const IncrementRung increment_rungs[] = {
     {.info = {.name = "increment_vector4",
               .idea = "16-byte float4 loads and stores (scalar head and tail): a quarter of the "
                       "memory instructions, four loads in flight per thread",
-              .kernel = reinterpret_cast<const void*>(increment_vector4),
+              .kernel = reinterpret_cast<const void*>(increment_vector4<false>),
               .block_threads = stream_threads},
      .unsupported = any_n,
-     .launch = launch_increment_vector4},
+     .launch = launch_increment_vector4<false>},
+    {.info = {.name = "increment_vector4_cs",
+              .idea = "the same with streaming cache hints (ld/st.global.cs, evict first): each "
+                      "line is touched once",
+              .kernel = reinterpret_cast<const void*>(increment_vector4<true>),
+              .block_threads = stream_threads},
+     .unsupported = any_n,
+     .launch = launch_increment_vector4<true>},
     {.info = {.name = "increment_copy",
               .idea = "cudaMemcpy device to device of the same bytes: the bound",
               .role = Role::reference},
@@ -331,6 +355,7 @@ __global__ void reverse_any_n(const std::int32_t* in, std::int32_t* out, std::in
 // 16-byte accesses: when in + (n mod 4) and out are 16-byte aligned, output quad q (elements
 // 4q..4q+3) is input quad at n - 4q - 4 read whole and its components reversed; the n mod 4
 // elements left at the output's end come from the input's head. Otherwise the any-n loop.
+template <bool Streaming>
 __global__ void reverse_vector4(const std::int32_t* in, std::int32_t* out, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
@@ -348,10 +373,10 @@ __global__ void reverse_vector4(const std::int32_t* in, std::int32_t* out, std::
   unrolled_grid_stride<int4>(
       t, stride, quads,
       [&](std::int64_t q) {
-        const int4 v = in4[quads - 1 - q];
+        const int4 v = load16<Streaming>(in4 + (quads - 1 - q));
         return make_int4(v.w, v.z, v.y, v.x);
       },
-      [&](std::int64_t q, const int4& v) { out4[q] = v; });
+      [&](std::int64_t q, const int4& v) { store16<Streaming>(out4 + q, v); });
   if (t < rest)
     out[n - 1 - t] = in[t];
 }
@@ -363,12 +388,14 @@ void launch_reverse_any_n(const std::int32_t* in, std::int32_t* out, std::int64_
   const auto grid = std::min<std::int64_t>(stream_grid<reverse_any_n>(), blocks_for(n, stream_threads));
   reverse_any_n<<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(in, out, n);
 }
+template <bool Streaming>
 void launch_reverse_vector4(const std::int32_t* in, std::int32_t* out, std::int64_t n,
                             cudaStream_t s) {
   if (n == 0)
     return;
-  const auto grid = std::min<std::int64_t>(stream_grid<reverse_vector4>(), blocks_for(n / 4 + 4, stream_threads));
-  reverse_vector4<<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(in, out, n);
+  const auto grid = std::min<std::int64_t>(stream_grid<reverse_vector4<Streaming>>(),
+                                           blocks_for(n / 4 + 4, stream_threads));
+  reverse_vector4<Streaming><<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(in, out, n);
 }
 void launch_reverse_copy(const std::int32_t* in, std::int32_t* out, std::int64_t n,
                          cudaStream_t s) {
@@ -408,10 +435,17 @@ const ReverseRung reverse_rungs[] = {
     {.info = {.name = "reverse_vector4",
               .idea = "16-byte int4 loads and stores, the four components swapped in registers, "
                       "four loads in flight per thread",
-              .kernel = reinterpret_cast<const void*>(reverse_vector4),
+              .kernel = reinterpret_cast<const void*>(reverse_vector4<false>),
               .block_threads = stream_threads},
      .unsupported = any_n,
-     .launch = launch_reverse_vector4},
+     .launch = launch_reverse_vector4<false>},
+    {.info = {.name = "reverse_vector4_cs",
+              .idea = "the same with streaming cache hints (ld/st.global.cs, evict first): each "
+                      "line is touched once",
+              .kernel = reinterpret_cast<const void*>(reverse_vector4<true>),
+              .block_threads = stream_threads},
+     .unsupported = any_n,
+     .launch = launch_reverse_vector4<true>},
     {.info = {.name = "reverse_copy",
               .idea = "cudaMemcpy device to device of the same bytes: the bound",
               .role = Role::reference},
