@@ -1,12 +1,14 @@
 // Host tests of the convolution study: the CPU reference on hand-checked cases and against a
 // direct double-precision sum, border policies, named masks, the comparison, and the library
 // call's argument checks (which throw before any CUDA call, so they run without a GPU).
+#include "cli_invoke.hpp"
 #include "invalid_argument.hpp"
 
 #include "convolution/border.hpp"
 #include "convolution/image_io.hpp"
 #include "convolution/reference.hpp"
 #include "ladder/convolve.hpp"
+#include "ladder/device.hpp"
 
 #include <gtest/gtest.h>
 
@@ -269,6 +271,59 @@ TEST(ConvolutionPng, MasksFromTextFiles) {
             std::string::npos);
   std::filesystem::remove(path);
   EXPECT_EQ(lab::convolution::load_mask("gaussian:3").width, 3);
+}
+
+// `ladder convolve`: every argument checked, and named, before the device or the files are used.
+TEST(ConvolveCommand, BadArgumentsAreUsageErrorsNamingThem) {
+  const std::string in = temp_path("cli-in.png");
+  if (lab::convolution::have_png())
+    lab::convolution::write_png(in, {4, 3, 1, std::vector<std::uint8_t>(12, 7)});
+  struct Case {
+    std::vector<std::string> args;
+    const char* named;
+  };
+  for (const Case& c : {Case{{"convolve", in, "out.png", "--mask", "blur:3"}, "--mask"},
+                        Case{{"convolve", in, "out.png", "--border", "mirror"}, "--border"},
+                        Case{{"convolve", "/nonexistent/in.png", "out.png"}, "input"},
+                        Case{{"convolve", in}, "output"}}) {
+    const auto r = cli::test::invoke(c.args);
+    EXPECT_EQ(r.code, cli::exit_usage) << c.args.back();
+    if (lab::convolution::have_png())
+      EXPECT_NE(r.err.find(c.named), std::string::npos) << r.err;
+  }
+  std::filesystem::remove(in);
+}
+
+TEST(ConvolveCommand, FiltersAPictureOrSaysThereIsNoDevice) {
+  if (!lab::convolution::have_png())
+    GTEST_SKIP() << "built without libpng";
+  const std::string in = temp_path("cli-rgb.png"), out = temp_path("cli-out.png");
+  std::mt19937 rng(3);
+  lab::convolution::PngImage image{21, 13, 3, {}};
+  image.pixels.resize(21 * 13 * 3);
+  for (auto& p : image.pixels)
+    p = static_cast<std::uint8_t>(rng());
+  lab::convolution::write_png(in, image);
+  const auto r = cli::test::invoke({"convolve", in, out, "--mask", "box:3", "--border", "reflect"});
+  if (device_count() > 0) {
+    ASSERT_EQ(r.code, cli::exit_ok) << r.err;
+    const auto back = lab::convolution::read_png(out);
+    EXPECT_EQ(back.width, 21);
+    EXPECT_EQ(back.height, 13);
+    EXPECT_EQ(back.channels, 3);
+    // The picture the GPU wrote is the CPU reference's, exactly (uint8 sums in reference order).
+    std::vector<std::uint8_t> expected(image.pixels.size());
+    const auto mask = lab::convolution::named_mask("box:3");
+    cpu_convolve2d<std::uint8_t>({image.pixels.data(), 63, 21, 13, 3},
+                                 {expected.data(), 63, 21, 13, 3}, mask.taps, 3, 3,
+                                 Border::reflect);
+    EXPECT_EQ(back.pixels, expected);
+  } else {
+    EXPECT_EQ(r.code, cli::exit_no_device);
+    EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
+  }
+  std::filesystem::remove(in);
+  std::filesystem::remove(out);
 }
 
 } // namespace
