@@ -191,6 +191,60 @@ std::string bar_chart(const Table& t, const std::vector<RowMetrics>& m) {
   return s.str();
 }
 
+// A table whose params hold a "timeline" (stages timed with events: {stream, stage, start_ms,
+// end_ms}, as the transfers study's overlap pipeline records): one lane per stream, one bar per
+// stage, on a common time axis, so the overlap (or its absence) is seen, not inferred.
+std::string timeline_chart(const Table& t) {
+  if (!t.params.contains("timeline") || !t.params.at("timeline").is_array() ||
+      t.params.at("timeline").empty())
+    return {};
+  const auto& stages = t.params.at("timeline");
+  int lanes = 0;
+  double end = 0;
+  std::vector<std::string> names; // stage names in order of first appearance: the colours
+  for (const auto& e : stages) {
+    lanes = std::max(lanes, e.value("stream", 0) + 1);
+    end = std::max(end, e.value("end_ms", 0.0));
+    const std::string stage = e.value("stage", std::string());
+    if (std::find(names.begin(), names.end(), stage) == names.end())
+      names.push_back(stage);
+  }
+  if (end <= 0)
+    return {};
+  const double width = 900, x0 = 90, x1 = width - 20, lane_h = 18, head = 10;
+  const double height = head + lane_h * lanes + 30;
+  const auto x = [&](double ms) { return x0 + (x1 - x0) * ms / end; };
+  std::ostringstream s;
+  s << "<div class=\"chart timeline\"><svg viewBox=\"0 0 " << width << " " << height
+    << "\" role=\"img\" aria-label=\"" << escape(t.title) << ": timeline\">\n";
+  for (int k = 0; k <= 4; ++k) {
+    const double ms = end * k / 4, gx = x(ms);
+    s << "<line class=\"axis\" x1=\"" << gx << "\" y1=\"" << head << "\" x2=\"" << gx
+      << "\" y2=\"" << height - 22 << "\"/><text class=\"label\" x=\"" << gx << "\" y=\""
+      << height - 8 << "\" text-anchor=\"middle\">" << format_fixed(ms, 2) << " ms</text>\n";
+  }
+  for (int lane = 0; lane < lanes; ++lane)
+    s << "<text class=\"label\" x=\"" << x0 - 6 << "\" y=\"" << head + lane_h * lane + 13
+      << "\" text-anchor=\"end\">stream " << lane << "</text>\n";
+  for (const auto& e : stages) {
+    const int lane = e.value("stream", 0);
+    const std::string stage = e.value("stage", std::string());
+    const auto colour = std::find(names.begin(), names.end(), stage) - names.begin();
+    const double a = e.value("start_ms", 0.0), b = e.value("end_ms", 0.0);
+    s << "<rect class=\"series" << colour % 4 << "\" data-stage=\"" << escape(stage) << "\" x=\""
+      << x(a) << "\" y=\"" << head + lane_h * lane + 2 << "\" width=\"" << std::max(1.0, x(b) - x(a))
+      << "\" height=\"" << lane_h - 4 << "\"><title>stream " << lane << ", " << escape(stage) << ": "
+      << format_fixed(a, 3) << " to " << format_fixed(b, 3) << " ms</title></rect>\n";
+  }
+  s << "</svg></div>\n<p class=\"legend\">";
+  for (std::size_t k = 0; k < names.size(); ++k)
+    s << "<span><svg width=\"14\" height=\"10\" style=\"display:inline;width:14px\"><rect "
+      << "class=\"series" << k % 4 << "\" width=\"14\" height=\"10\"/></svg> " << escape(names[k])
+      << "</span> ";
+  s << "(each bar from the event before a stage to the event after it, in ms after the first: a copy queued behind another one on the same copy engine counts its wait)</p>\n";
+  return s.str();
+}
+
 std::string rows_table(const Table& t, const std::vector<RowMetrics>& m) {
   const ThroughputScale scale = throughput_scale(unit_of(t.peak.bound), t.peak.reference());
   const auto refs = reference_rows(t);
@@ -663,7 +717,7 @@ std::string render_html_report(const std::vector<RunDocument>& documents) {
           s << "<p class=\"muted\">" << escape(t.case_label) << "</p>";
         s << "<p class=\"muted\">Work per run: " << escape(t.work.formula) << "; "
           << (t.groups.empty() ? "" : escape(t.groups.front())) << ".</p>\n"
-          << bar_chart(t, m) << rows_table(t, m);
+          << bar_chart(t, m) << timeline_chart(t) << rows_table(t, m);
       }
       for (const Sweep& sw : st.results.sweeps)
         s << "<h3>" << escape(sw.title) << "</h3>\n" << sweep_charts(sw) << sweep_table(sw);

@@ -126,6 +126,34 @@ TEST(HtmlReport, LatestCommittedRunHasEveryRung) {
   EXPECT_NE(html.substr(row, 200).find("15.85 ms"), std::string::npos) << html.substr(row, 200);
 }
 
+// The transfers study's overlap pipeline records each stage's events: the page draws them as a
+// timeline, one lane per stream and one bar per stage.
+TEST(HtmlReport, OverlapPipelineIsDrawnAsATimeline) {
+  const RunDocument doc = read_run_document(std::string(LADDER_SOURCE_DIR) +
+                                            "/bench/results/ladder-h200-2026-11-25.json");
+  const std::string html = render_html_report({doc});
+  const auto at = html.find("<div class=\"chart timeline\">");
+  ASSERT_NE(at, std::string::npos);
+  const std::string chart = html.substr(at, html.find("</svg>", at) - at);
+  std::size_t stages = 0;
+  for (const auto& study : doc.doc.at("studies"))
+    for (const auto& t : study.at("tables"))
+      if (t.contains("params") && t.at("params").contains("timeline"))
+        stages += t.at("params").at("timeline").size();
+  ASSERT_GT(stages, 0u);
+  std::size_t bars = 0;
+  for (auto p = chart.find("<rect class=\"series"); p != std::string::npos;
+       p = chart.find("<rect class=\"series", p + 1))
+    ++bars;
+  EXPECT_EQ(bars, stages);
+  for (const char* stage : {"copy in", "kernel", "copy out"})
+    EXPECT_NE(chart.find(std::string("data-stage=\"") + stage + "\""), std::string::npos) << stage;
+  EXPECT_NE(chart.find(">stream 7</text>"), std::string::npos);
+  // Tables without a timeline draw none.
+  EXPECT_EQ(render_html_report({read_run_document(small_run)}).find("chart timeline"),
+            std::string::npos);
+}
+
 TEST(HtmlReport, SeveralRunsCompareRungByRung) {
   RunDocument base = read_run_document(small_run);
   RunDocument faster = base;
