@@ -1,6 +1,7 @@
 // The convolution study: a 1D signal, float images for every mask width of the sweep and a
 // pitched uint8 RGB image; every rung checked against the multi-threaded CPU reference of its
 // border policy, then timed beside the copy of the same bytes, NPP and cuDNN.
+#include "convolution/image_io.hpp"
 #include "convolution/reference.hpp"
 #include "convolution/variants.hpp"
 
@@ -9,7 +10,9 @@
 #include "core/study.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <random>
 #include <thread>
 
@@ -18,6 +21,23 @@ namespace ladder::lab::convolution {
 namespace {
 
 void check_size(std::string_view text) { (void)parse_extent(text, "--size"); }
+
+// `--image`: a PNG read through libpng (gray, RGB or RGBA), the 2D ladder's uint8 input.
+PngImage load_picture(const std::string& path) {
+  if (!have_png())
+    throw std::invalid_argument("--image: this build reads no PNG files (libpng was not found "
+                                "when it was configured)");
+  try {
+    PngImage image = read_png(path);
+    if (image.width < 1 || image.height < 1)
+      throw std::runtime_error("'" + path + "' has no pixels");
+    return image;
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument(std::string("--image: ") + e.what());
+  }
+}
+
+void check_image(const std::string& path) { (void)load_picture(path); }
 
 // A pitched device image (cudaMallocPitch: rows aligned for the widest accesses).
 struct PitchedImage {
@@ -85,6 +105,7 @@ struct Case2d {
   std::string label;
   bool headline = false;
   std::string mask_name = {}; // a named mask (named_mask); random taps when empty
+  std::shared_ptr<const PngImage> picture = {}; // the input's pixels (else random data)
 };
 
 std::vector<int> sweep_masks(const RunContext& ctx) {
@@ -98,6 +119,17 @@ std::vector<Case2d> cases_2d(const RunContext& ctx) {
   const auto f32 = [](std::int64_t w, std::int64_t h, int m) {
     return Problem2d{Element::f32, 1, w, h, 0, m, m};
   };
+  if (!ctx.options.image.empty()) { // the picture, uint8, through the mask sweep
+    auto picture = std::make_shared<const PngImage>(load_picture(ctx.options.image));
+    const std::string name = std::filesystem::path(ctx.options.image).filename().string();
+    for (int m : sweep_masks(ctx))
+      out.push_back({{Element::u8, picture->channels, picture->width, picture->height, 0, m, m},
+                     "picture " + name,
+                     m == 5,
+                     {},
+                     picture});
+    return out;
+  }
   if (!ctx.options.sizes.empty()) {
     for (const auto& size : ctx.options.sizes) {
       const Extent2d e = parse_extent(size, "--size");
@@ -140,7 +172,8 @@ struct Run2d {
   std::map<int, Expected> expected;   // by border, computed on first use
   std::uint64_t seed = fresh_seed();
 
-  Run2d(const RunContext& c, Problem2d problem, const std::string& mask_name, cudaStream_t stream)
+  Run2d(const RunContext& c, Problem2d problem, const std::string& mask_name, cudaStream_t stream,
+        const PngImage* picture = nullptr)
       : ctx(c), p(problem), in(problem.row_bytes(), problem.height),
         out(problem.row_bytes(), problem.height),
         mask_d(static_cast<std::size_t>(problem.mask_width * problem.mask_height)),
@@ -149,7 +182,14 @@ struct Run2d {
     if (out.pitch != in.pitch)
       throw std::logic_error("cudaMallocPitch gave two pitches for one shape");
     const std::int64_t words = p.pitch * p.height / 4;
-    if (p.element == Element::f32)
+    if (picture) // packed rows of channels x uint8, into the pitched image
+      LADDER_CUDA(cudaMemcpy2DAsync(in.data, static_cast<std::size_t>(p.pitch),
+                                    picture->pixels.data(),
+                                    static_cast<std::size_t>(p.row_bytes()),
+                                    static_cast<std::size_t>(p.row_bytes()),
+                                    static_cast<std::size_t>(p.height), cudaMemcpyHostToDevice,
+                                    stream));
+    else if (p.element == Element::f32)
       fill_random<float>(static_cast<float*>(in.data), words, seed, -1.0, 1.0, stream);
     else // random bytes: uniform 32-bit words
       fill_random<std::uint32_t>(static_cast<std::uint32_t*>(in.data), words, seed, 0.0,
@@ -222,7 +262,7 @@ struct Run2d {
 };
 
 Table run_2d(const RunContext& ctx, const Case2d& c, cudaStream_t stream) {
-  Run2d run(ctx, c.problem, c.mask_name, stream);
+  Run2d run(ctx, c.problem, c.mask_name, stream, c.picture.get());
   const Problem2d& p = run.p;
   const double scalars = static_cast<double>(p.width * p.height * p.channels);
   const double elem = p.element == Element::f32 ? 4.0 : 1.0;
@@ -384,7 +424,7 @@ Sweep mask_sweep(const std::vector<Table>& tables) {
 StudyResults run(const RunContext& ctx) {
   Stream stream;
   StudyResults results;
-  if (ctx.options.sizes.empty()) {
+  if (ctx.options.sizes.empty() && ctx.options.image.empty()) {
     if (ctx.options.small)
       results.tables.push_back(run_1d(ctx, 100003, 9, "small", stream));
     else
@@ -392,7 +432,8 @@ StudyResults run(const RunContext& ctx) {
   }
   for (const Case2d& c : cases_2d(ctx))
     results.tables.push_back(run_2d(ctx, c, stream));
-  results.sweeps.push_back(mask_sweep(results.tables));
+  if (Sweep sw = mask_sweep(results.tables); !sw.points.empty()) // float images only
+    results.sweeps.push_back(std::move(sw));
   return results;
 }
 
@@ -420,6 +461,7 @@ const Study& study() {
       .run = run,
       .check_size = check_size,
       .size_syntax = "ROWSxCOLS (a float image; the mask sweep runs on it)",
+      .check_image = check_image,
       .notes = notes};
   return s;
 }

@@ -17,6 +17,7 @@ namespace ladder::lab {
 
 struct RunOptions {
   std::vector<std::string> sizes; // checked by the study's check_size before any device work
+  std::string image; // a picture the study takes as its input (`--image`), checked by check_image
   TimingOptions timing;
   bool small = false; // small sizes only (tests, sanitizers)
   bool all = false;   // the variants too (tuning shapes), and the extra cases
@@ -51,6 +52,10 @@ struct Study {
   // every --size before the device is touched.
   void (*check_size)(std::string_view size);
   std::string_view size_syntax; // "ROWSxCOLS", "N or 2^K"
+  // Non-null for a study that takes a picture as its input (`--image PATH`): throws
+  // std::invalid_argument naming --image when the file cannot be used. Called before the device is
+  // touched.
+  void (*check_image)(const std::string& path) = nullptr;
   // Text printed under the rung list by `ladder list` (e.g. Brent's-theorem figures).
   std::string (*notes)() = nullptr;
   // Non-empty: why `ladder run` with no study named leaves this study out (naming it runs it).

@@ -326,5 +326,28 @@ TEST(ConvolveCommand, FiltersAPictureOrSaysThereIsNoDevice) {
   std::filesystem::remove(out);
 }
 
+// `ladder run convolution --image PATH`: the picture is checked, and named, before the device.
+TEST(RunImageOption, OnlyTheConvolutionStudyTakesAReadablePicture) {
+  const std::string png = temp_path("run-image.png"), text = temp_path("run-image.txt");
+  if (lab::convolution::have_png())
+    lab::convolution::write_png(png, {5, 4, 3, std::vector<std::uint8_t>(60, 9)});
+  std::ofstream(text) << "not a picture\n";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "transpose", "--image", png},
+        std::vector<std::string>{"run", "--image", png},
+        std::vector<std::string>{"run", "convolution", "--image", "/nonexistent/p.png"},
+        std::vector<std::string>{"run", "convolution", "--image", text}}) {
+    const auto r = cli::test::invoke(args);
+    EXPECT_EQ(r.code, cli::exit_usage) << args[1] << " " << args.back();
+    EXPECT_NE(r.err.find("--image"), std::string::npos) << r.err;
+  }
+  if (lab::convolution::have_png() && device_count() == 0) {
+    const auto r = cli::test::invoke({"run", "convolution", "--image", png});
+    EXPECT_EQ(r.code, cli::exit_no_device) << r.err;
+  }
+  std::filesystem::remove(png);
+  std::filesystem::remove(text);
+}
+
 } // namespace
 } // namespace ladder::test

@@ -28,6 +28,7 @@ namespace {
 struct RunArgs {
   std::vector<std::string> studies;
   std::vector<std::string> sizes;
+  std::string image;
   int repetitions = 0;
   int warmups = 3;
   bool small = false;
@@ -87,6 +88,16 @@ std::vector<const lab::Study*> select_studies(const RunArgs& args) {
     for (const auto& size : args.sizes)
       selected.front()->check_size(size);
   }
+  if (!args.image.empty()) {
+    std::string takers;
+    for (const auto& s : lab::studies())
+      if (s.check_image)
+        takers += (takers.empty() ? "" : ", ") + std::string(s.name);
+    if (args.studies.size() != 1 || !selected.front()->check_image)
+      throw std::invalid_argument("--image needs exactly one study named that takes a picture (" +
+                                  takers + "); e.g. ladder run convolution --image photo.png");
+    selected.front()->check_image(args.image);
+  }
   return selected;
 }
 
@@ -125,6 +136,7 @@ void execute(const RunArgs& args, Context& ctx) {
 
   lab::RunContext run;
   run.options.sizes = args.sizes;
+  run.options.image = args.image;
   run.options.small = args.small;
   run.options.all = args.all;
   run.options.timing.repetitions = args.repetitions;
@@ -214,6 +226,10 @@ void add_common_options(CLI::App* cmd, RunArgs& args) {
               1000000);
   add_integer(*cmd, "--warmups", args.warmups, "Untimed launches before timing (default 3)", 0,
               1000000);
+  cmd->add_option("--image", args.image,
+                  "A picture (PNG) as the input of a study that takes one (convolution); needs "
+                  "exactly one study")
+      ->type_name("FILE");
   cmd->add_flag("--small", args.small, "Small sizes only (smoke tests, sanitizers)");
   cmd->add_flag("--flush-l2", args.flush_l2, "Overwrite the L2 before every timed launch");
   cmd->add_flag("-q,--quiet", args.quiet, "No progress on stderr");
@@ -232,6 +248,8 @@ std::vector<std::string> command_line(const char* verb, const RunArgs& args) {
   line.insert(line.end(), args.studies.begin(), args.studies.end());
   for (const auto& s : args.sizes)
     line.insert(line.end(), {"--size", s});
+  if (!args.image.empty())
+    line.insert(line.end(), {"--image", args.image});
   if (args.all)
     line.push_back("--all");
   if (args.small)
