@@ -16,6 +16,8 @@ FUNCTION = re.compile(r"^\s*Function : (\S+)")
 INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?);")
 LABEL = re.compile(r"^\s*(\.L_x_\d+):")
 BRANCH_TARGET = re.compile(r"`\((\.L_x_\d+)\)")
+# cuobjdump (without nvdisasm's labels) names the target by its address: BRA 0x400
+BRANCH_ADDRESS = re.compile(r"\bBRA\S*\s+(?:\S+,\s*)?0x([0-9a-f]+)")
 
 
 def demangle(names):
@@ -39,7 +41,7 @@ def main():
         m = FUNCTION.match(line)
         if m:
             current = m.group(1)
-            functions[current] = {"code": [], "labels": {}}
+            functions[current] = {"code": [], "labels": {}, "at": {}}
             continue
         if current is None:
             continue
@@ -49,6 +51,7 @@ def main():
             continue
         m = INSTRUCTION.match(line)
         if m:
+            functions[current]["at"][int(m.group(1), 16)] = len(functions[current]["code"])
             functions[current]["code"].append(m.group(2))
     names = demangle(list(functions))
     print("# SASS of the instructions study's kernels\n")
@@ -63,10 +66,14 @@ def main():
         for i, text in enumerate(code):
             if opcode(text).startswith("BRA"):
                 t = BRANCH_TARGET.search(text)
-                if t and t.group(1) in f["labels"] and f["labels"][t.group(1)] <= i:
-                    body = code[f["labels"][t.group(1)]:i + 1]
-                    if len(body) > len(loop):
-                        loop = body
+                a = BRANCH_ADDRESS.search(text)
+                start = None
+                if t and t.group(1) in f["labels"]:
+                    start = f["labels"][t.group(1)]
+                elif a and int(a.group(1), 16) in f["at"]:
+                    start = f["at"][int(a.group(1), 16)]
+                if start is not None and start <= i and len(code[start:i + 1]) > len(loop):
+                    loop = code[start:i + 1]
         loop_counts = collections.Counter(opcode(t) for t in loop)
         all_counts = collections.Counter(opcode(t) for t in code)
         print("## " + name.replace("ladder::lab::instructions::", "").replace("(anonymous namespace)::", "") + "\n")
