@@ -36,7 +36,7 @@ const std::vector<ThroughputRung>& throughput_registry() {
             "fp16", "HFMA2", 1),
         throughput_rung<Int32Add, 16>(
             {"int32_add", "x += y; y += x (no closed form to fold)", "int add: 4 cycles per warp"},
-            "int_add", "IADD3", 1),
+            "int_add", "IMAD.IADD + IADD3", 1),
         throughput_rung<Int32Mul, 16>({"int32_mul", "x *= y; y *= x",
                                        "int multiply (*) is by default 32-bit: multiple cycles"},
                                       "int_mul", "IMAD", 2),
@@ -109,7 +109,7 @@ const std::vector<ThroughputRung>& throughput_registry() {
              "x = __float2int_rn(float(x) * a) + y: I2F and F2I per step",
              {},
              Role::beyond},
-            "conversion", "I2F + F2I", 2),
+            "conversion", "I2FP + F2I", 2),
     };
     for (auto& f : fast_math_throughput_rungs())
       r.push_back(f);
