@@ -212,7 +212,12 @@ template <class T, int K> __device__ __forceinline__ void store_vector(T* dst, c
 // MW > 0: the mask width is fixed at compile time (windows in registers, taps unrolled); MW == 0:
 // any width, taps read from shared memory one by one (wide masks with several channels, whose
 // windows would not fit in registers).
-template <class T, int C, int MW, class S, bool VectorStaging>
+// RowReuse (square masks with MW known at compile time): walk the RY + MW - 1 input rows a thread
+// needs once each and apply each to every output row that uses it, instead of reading a window per
+// (mask row, output row) pair: RY + MW - 1 window reads instead of RY x MW (8 against 20 for 5 x 5,
+// RY = 4), the shared-memory traffic that bounds the kernel at small masks. Every output still
+// sums mask rows in order and taps left to right, so results are bit for bit the same.
+template <class T, int C, int MW, class S, bool VectorStaging, bool RowReuse = false>
 __global__ void __launch_bounds__(S::threads)
     convolve_tiled(ImageArgs a, const __grid_constant__ MaskParam mask) {
   extern __shared__ __align__(16) unsigned char shared_raw[];
@@ -239,35 +244,63 @@ __global__ void __launch_bounds__(S::threads)
       for (int k = 0; k < S::k; ++k)
         acc[o][k] = 0.0f;
 
-    for (int j = 0; j < mh; ++j) {
-      if constexpr (MW > 0) {
+    bool rows_done = false;
+    if constexpr (RowReuse && MW > 0) {
+      if (mh == MW) {
         constexpr StageGeometry sg = stage_geometry<T, C, S>(MW);
-        // The window starts on the float4 that holds the first tap.
         constexpr int skip = sg.d / 4 * 4, d = sg.d - skip;
         constexpr int window = round_up(d + S::k + (MW - 1) * C, 4);
-        float m[MW];
 #pragma unroll
-        for (int i = 0; i < MW; ++i)
-          m[i] = mask.w[j * MW + i];
-#pragma unroll
-        for (int o = 0; o < S::ry; ++o) {
+        for (int r = 0; r < S::ry + MW - 1; ++r) {
           float win[window];
-          load_window<window>(tile + (ty * S::ry + o + j) * sg.stride + tx * S::k + skip, win);
+          load_window<window>(tile + (ty * S::ry + r) * sg.stride + tx * S::k + skip, win);
+#pragma unroll
+          for (int o = 0; o < S::ry; ++o) {
+            const int j = r - o; // input row r is mask row j of output row o
+            if (j >= 0 && j < MW) {
+#pragma unroll
+              for (int i = 0; i < MW; ++i)
+#pragma unroll
+                for (int k = 0; k < S::k; ++k)
+                  acc[o][k] = __fmaf_rn(mask.w[j * MW + i], win[d + k + i * C], acc[o][k]);
+            }
+          }
+        }
+        rows_done = true;
+      }
+    }
+
+    if (!rows_done) {
+      for (int j = 0; j < mh; ++j) {
+        if constexpr (MW > 0) {
+          constexpr StageGeometry sg = stage_geometry<T, C, S>(MW);
+          // The window starts on the float4 that holds the first tap.
+          constexpr int skip = sg.d / 4 * 4, d = sg.d - skip;
+          constexpr int window = round_up(d + S::k + (MW - 1) * C, 4);
+          float m[MW];
 #pragma unroll
           for (int i = 0; i < MW; ++i)
+            m[i] = mask.w[j * MW + i];
 #pragma unroll
-            for (int k = 0; k < S::k; ++k)
-              acc[o][k] = __fmaf_rn(m[i], win[d + k + i * C], acc[o][k]);
-        }
-      } else {
+          for (int o = 0; o < S::ry; ++o) {
+            float win[window];
+            load_window<window>(tile + (ty * S::ry + o + j) * sg.stride + tx * S::k + skip, win);
 #pragma unroll
-        for (int o = 0; o < S::ry; ++o) {
-          const float* src = tile + (ty * S::ry + o + j) * g.stride + tx * S::k + g.d;
-          for (int i = 0; i < mw; ++i) {
-            const float mv = mask.w[j * mw + i];
+            for (int i = 0; i < MW; ++i)
 #pragma unroll
-            for (int k = 0; k < S::k; ++k)
-              acc[o][k] = __fmaf_rn(mv, src[k + i * C], acc[o][k]);
+              for (int k = 0; k < S::k; ++k)
+                acc[o][k] = __fmaf_rn(m[i], win[d + k + i * C], acc[o][k]);
+          }
+        } else {
+#pragma unroll
+          for (int o = 0; o < S::ry; ++o) {
+            const float* src = tile + (ty * S::ry + o + j) * g.stride + tx * S::k + g.d;
+            for (int i = 0; i < mw; ++i) {
+              const float mv = mask.w[j * mw + i];
+#pragma unroll
+              for (int k = 0; k < S::k; ++k)
+                acc[o][k] = __fmaf_rn(mv, src[k + i * C], acc[o][k]);
+            }
           }
         }
       }
@@ -296,13 +329,13 @@ __global__ void __launch_bounds__(S::threads)
 
 // Launches convolve_tiled for one image (width, height > 0). Grid: tiles along x, tiles along y
 // (at most 65535 blocks; the kernel loops over the rest).
-template <class T, int C, int MW, class S, bool VectorStaging>
+template <class T, int C, int MW, class S, bool VectorStaging, bool RowReuse = false>
 void launch_tiled(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   const std::int64_t row_scalars = a.width * C;
   const std::int64_t tiles_x = (row_scalars + S::tile_w - 1) / S::tile_w;
   const std::int64_t tiles_y = (a.height + S::tile_h - 1) / S::tile_h;
   const std::size_t shared = stage_bytes<T, C, S>(mask.width, mask.height);
-  auto* kernel = &convolve_tiled<T, C, MW, S, VectorStaging>;
+  auto* kernel = &convolve_tiled<T, C, MW, S, VectorStaging, RowReuse>;
   if (shared > 48 * 1024) {
     // Opt in once per kernel to the largest stage any mask can need (31 x 31).
     static const cudaError_t opted = cudaFuncSetAttribute(

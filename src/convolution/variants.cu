@@ -542,6 +542,48 @@ template <Border B> void launch_staged_2d(const Buffers2d& b, cudaStream_t s) {
       conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height), s);
 }
 
+// The staged kernel with row reuse (convolve_tiled's RowReuse): each input row read once per
+// thread and applied to every output row it feeds. Compiled for the study's cases: float one
+// channel at every sweep width, uint8 three channels at 3, 5 and 7.
+template <class T, int C, class S, int... Widths>
+bool launch_row_reuse_widths(const Buffers2d& b, cudaStream_t s, std::integer_sequence<int, Widths...>) {
+  const Problem2d& p = b.problem;
+  const conv_detail::MaskParam mask =
+      conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  return ((p.mask_width == Widths &&
+           (conv_detail::launch_tiled<T, C, Widths, S, true, true>(image_args(b, Border::zero), mask,
+                                                                   s),
+            true)) ||
+          ...);
+}
+
+using RowReuseF32Widths = std::integer_sequence<int, 3, 5, 7, 9, 15>;
+using RowReuseU8Widths = std::integer_sequence<int, 3, 5, 7>;
+
+void launch_row_reuse_2d(const Buffers2d& b, cudaStream_t s) {
+  const bool launched =
+      b.problem.element == Element::f32
+          ? launch_row_reuse_widths<float, 1, conv_detail::ShapeF32>(b, s, RowReuseF32Widths{})
+          : launch_row_reuse_widths<std::uint8_t, 3, conv_detail::ShapeU8>(b, s, RowReuseU8Widths{});
+  if (!launched)
+    throw std::logic_error("row_reuse: no kernel compiled for this mask width");
+}
+
+const char* row_reuse_fits(const Problem2d& p) {
+  if (p.mask_width != p.mask_height)
+    return "square masks only";
+  if (p.element == Element::f32 && p.channels == 1)
+    return p.mask_width == 3 || p.mask_width == 5 || p.mask_width == 7 || p.mask_width == 9 ||
+                   p.mask_width == 15
+               ? nullptr
+               : "compiled for widths 3, 5, 7, 9, 15 (float)";
+  if (p.element == Element::u8 && p.channels == 3)
+    return p.mask_width == 3 || p.mask_width == 5 || p.mask_width == 7
+               ? nullptr
+               : "compiled for widths 3, 5, 7 (uint8 RGB)";
+  return "compiled for float one channel and uint8 RGB";
+}
+
 // 8. The separable path: a row pass then a column pass over the staged tile, MW + MH taps per
 // output instead of MW x MH (float images, one channel, the study's widths).
 void launch_separable_2d(const Buffers2d& b, cudaStream_t s) {
@@ -972,6 +1014,16 @@ std::span<const Rung2d> registry_2d() {
              .border = Border::clamp,
              .unsupported = any_2d,
              .launch = launch_staged_2d<Border::clamp>},
+      Rung2d{.info = {.name = "staged_v16_row_reuse",
+                      .idea = "each input row read once per thread and applied to every output "
+                              "row it feeds: RY + MW - 1 window reads instead of RY x MW",
+                      .role = Role::variant,
+                      .variant_of = "staged_v16",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}, {"row_reuse", 1}}},
+                      .block_threads = 256},
+             .unsupported = row_reuse_fits,
+             .launch = launch_row_reuse_2d},
       Rung2d{.info = {.name = "separable",
                       .idea = "a row pass then a column pass in shared memory: MW + MH taps per "
                               "output (separable masks)",
