@@ -122,8 +122,8 @@ if has_step run; then
   echo "reduce-ahead scan kernels: $(grep -c UBLKCP /tmp/ladder-ra-sass.txt) bulk copies (UBLKCP)," \
     "$(grep -cE 'STG.E(.EF)?.128' /tmp/ladder-ra-sass.txt) 16-byte stores, $(grep -cE 'LDL|STL' /tmp/ladder-ra-sass.txt)" \
     "local-memory accesses" | tee -a "$out/run.log"
-  # The gemm kernel's inner loop (untransposed, 16-byte loads, 256 x 128 tile): the FFMA share.
-  awk '/Function : .*gemm_kernel.*PolicyILi256ELi128ELi8ELi4ELi2ELi16ELi8ELi2ELb1ELi1EEELb1ELb0ELb1E/{k = 1; next}
+  # The library gemm kernel (untransposed, 16-byte loads, 256 x 128 tile, steady loop): its mix.
+  awk '/Function : .*gemm_kernel.*PolicyILi256ELi128ELi8ELi4ELi2ELi16ELi8ELi2ELb1ELi1ELb1EEELb1ELb0ELb1E/{k = 1; next}
        /Function : /{k = 0} k' "$out/sass.txt" >/tmp/ladder-gemm-sass.txt
   echo "gemm kernel (256x128, NN): $(grep -c FFMA /tmp/ladder-gemm-sass.txt) FFMA, $(grep -c 'LDS.128' /tmp/ladder-gemm-sass.txt)" \
     "LDS.128, $(grep -c 'LDS' /tmp/ladder-gemm-sass.txt) LDS in all, $(grep -cE 'LDL|STL' /tmp/ladder-gemm-sass.txt) local-memory accesses," \

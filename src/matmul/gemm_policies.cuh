@@ -7,23 +7,33 @@
 
 namespace ladder::gemm_detail {
 
-//                          bm   bn  bk  warps  thread  stages quadrants blocks/SM
+//                          bm   bn  bk  warps  thread  stages quadrants blocks/SM steady
 // The largest tile: 256 x 128, 8 warps of 64 x 64, 16 x 8 per thread (128 FMAs per 6 LDS.128),
 // one block per SM with up to 255 registers a thread. H200, 4096^3: 0.83x cuBLAS where Large was
-// 0.77x (ladder tune matmul, 2026-11-24).
-using Huge = Policy<256, 128, 8, 4, 2, 16, 8, 2, true, 1>;
+// 0.77x (ladder tune matmul, 2026-11-24); then 0.89x in `ladder run` (the same kernel). The
+// steady k-loop (gemm_kernel.cuh) is every library tile's loop: Nsight Compute put a tenth of
+// the stall samples of the loop before it at the per-step branches and barrier.
+using Huge = Policy<256, 128, 8, 4, 2, 16, 8, 2, true, 1, true>;
 // The large tile: 128 x 128, 8 warps of 64 x 32, 8 x 8 per thread, two shared buffers.
-using Large = Policy<128, 128, 8, 2, 4, 8, 8, 2, true, 2>;
+using Large = Policy<128, 128, 8, 2, 4, 8, 8, 2, true, 2, true>;
 // Half tiles for a narrow side (n or m of about 64) or too few large tiles to fill the GPU.
-using Wide = Policy<64, 128, 8, 2, 2, 8, 8, 2, true, 3>; // 4 warps of 32 x 64
-using Tall = Policy<128, 64, 8, 2, 2, 8, 8, 2, true, 3>; // 4 warps of 64 x 32
+using Wide = Policy<64, 128, 8, 2, 2, 8, 8, 2, true, 3, true>; // 4 warps of 32 x 64
+using Tall = Policy<128, 64, 8, 2, 2, 8, 8, 2, true, 3, true>; // 4 warps of 64 x 32
 // The small tile: 64 x 64, 4 warps of 32 x 32, 8 x 4 per thread.
-using Small = Policy<64, 64, 8, 2, 2, 8, 4, 2, true, 4>;
+using Small = Policy<64, 64, 8, 2, 2, 8, 4, 2, true, 4, true>;
+
+// The story's tiles before the steady loop (the matmul ladder's rungs 9-11).
+using LargeStepped = Policy<128, 128, 8, 2, 4, 8, 8, 2, true, 2>;
+using HugeStepped = Policy<256, 128, 8, 4, 2, 16, 8, 2, true, 1>;
 
 // Tuning shapes the lab times beside the library's (ladder tune matmul).
-using LargeK16 = Policy<128, 128, 16, 2, 4, 8, 8, 2, true, 2>;
-using HugeK16 = Policy<256, 128, 16, 4, 2, 16, 8, 2, true, 1>;
-using Wide256 = Policy<128, 256, 8, 2, 4, 8, 16, 2, true, 1>; // 8 warps of 64 x 64, 8 x 16
-using Large4Warps = Policy<128, 128, 8, 2, 2, 8, 16, 2, true, 2>; // 4 warps of 64 x 64, 8 x 16
+using LargeK16 = Policy<128, 128, 16, 2, 4, 8, 8, 2, true, 2, true>;
+using HugeK16 = Policy<256, 128, 16, 4, 2, 16, 8, 2, true, 1, true>;
+using Wide256 = Policy<128, 256, 8, 2, 4, 8, 16, 2, true, 1, true>; // 8 warps of 64 x 64, 8 x 16
+using Large4Warps = Policy<128, 128, 8, 2, 2, 8, 16, 2, true, 2, true>; // 4 warps of 64 x 64
+// 128 x 64 and 64 x 128 tiles of 4 warps at two blocks per SM (more registers a thread), and a
+// 128 x 128 tile of 4 warps at 8 x 16 per thread: the shapes cuBLAS picks for small products.
+using WideTwo = Policy<64, 128, 8, 2, 2, 8, 8, 2, true, 2, true>;
+using TallTwo = Policy<128, 64, 8, 2, 2, 8, 8, 2, true, 2, true>;
 
 } // namespace ladder::gemm_detail
