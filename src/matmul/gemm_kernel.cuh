@@ -43,14 +43,18 @@ struct Policy {
   static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
                        tn = TN, stages = Stages, min_blocks = MinBlocks;
   static constexpr bool quadrants = Quadrants, steady = Steady;
-  static_assert(!steady || (stages == 2 && bk % 2 == 0),
-                "the steady loop needs two shared buffers and an even number of k per step");
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
   static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
   static_assert(lanes_m * lanes_n == 32, "a warp's lanes must tile its tile of C exactly");
   static_assert(tm % 4 == 0 && tn % 4 == 0, "micro-tiles are read as 16-byte words");
-  static_assert(stages == 1 || stages == 2, "one shared buffer, or two with register prefetch");
+  // 1: one shared buffer; 2: two, the next step prefetched through registers; 3 or more: that
+  // many buffers filled by asynchronous copies (cp.async), stages - 1 steps ahead.
+  static_assert(stages >= 1 && stages <= 6, "1 to 6 shared buffers");
+  static constexpr bool async = stages >= 3;
+  static_assert(!steady || stages == 2, "steady picks the two-buffer loop (async ones are steady)");
+  static_assert(!(steady || async) || bk % 2 == 0,
+                "the steady loops need an even number of k per step (fragment buffers alternate)");
 };
 
 // What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
@@ -177,6 +181,137 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct TileLoader
   }
 };
 
+// Asynchronous copies (cp.async, sm_80 and later): global memory straight into shared memory,
+// no registers on the way, completion tracked in commit groups. `src_bytes` < the copy's size
+// fills the rest with zeros (0: nothing is read), which is how edge tiles are guarded.
+__device__ __forceinline__ void copy_async_4(unsigned dst, const float* src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src));
+}
+__device__ __forceinline__ void copy_async_4(unsigned dst, const float* src, unsigned src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
+               "r"(src_bytes));
+}
+__device__ __forceinline__ void copy_async_16(unsigned dst, const float* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
+__device__ __forceinline__ void copy_async_16(unsigned dst, const float* src, unsigned src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+               "r"(src_bytes));
+}
+__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
+// Waits until at most N of this thread's most recent commit groups are still in flight.
+template <int N> __device__ __forceinline__ void wait_copies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// One operand's bx x bk tile copied asynchronously into the same shared layout as TileLoader's
+// ([bk][stride], k-major). A k-contiguous operand is turned element by element (4-byte copies):
+// each thread takes one or more whole lines x and `ks` consecutive k of each, so its copies of a
+// line share one pointer with immediate offsets, and a warp's copies of one k land in
+// consecutive banks. The other operand is copied as stored, 16 bytes at a time when `Vec`.
+template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileCopier {
+  using Layout = TileLoader<BX, BK, Threads, KContig, Vec>;
+  static constexpr int stride = Layout::stride;
+  // k-contiguous: lines per thread and k per line per thread.
+  static constexpr int rows = BX >= Threads ? BX / Threads : 1;
+  static constexpr int threads_per_row = Threads >= BX ? Threads / BX : 1;
+  static constexpr int ks = BK / threads_per_row;
+  static_assert(!KContig || ((BX % Threads == 0 || Threads % BX == 0) && BK % threads_per_row == 0),
+                "the turned tile must split into whole lines per thread");
+  // As stored: Layout's vectors (j x Threads + tid along the contiguous extent).
+  static constexpr int width = Layout::width, per_thread = Layout::per_thread;
+  static constexpr int count = KContig ? rows : per_thread; // pointers kept per thread
+
+  const float* src[count]; // the next full step's source of each line (turned) or vector
+  unsigned dst[count];     // byte offset of the same in a shared stage
+  std::int64_t step = 0;   // elements between consecutive k-steps
+
+  __device__ __forceinline__ void start(const float* p, std::int64_t ld, std::int64_t x0,
+                                        std::int64_t k0, int tid) {
+    if constexpr (KContig) {
+      const int k_first = tid / BX * ks;
+#pragma unroll
+      for (int r = 0; r < rows; ++r) {
+        const int x = tid % BX + r * Threads;
+        src[r] = p + (x0 + x) * ld + k0 + k_first;
+        dst[r] = 4u * static_cast<unsigned>(k_first * stride + x);
+      }
+      step = BK;
+    } else {
+#pragma unroll
+      for (int j = 0; j < per_thread; ++j) {
+        int line, pos;
+        Layout::coords(tid, j, line, pos);
+        src[j] = p + (k0 + line) * ld + x0 + pos;
+        dst[j] = 4u * static_cast<unsigned>(line * stride + pos);
+      }
+      step = BK * ld;
+    }
+  }
+
+  // Copies the next k-step of a tile that lies inside the matrix into the stage at byte
+  // address `stage` of the shared window.
+  __device__ __forceinline__ void copy_full(unsigned stage) {
+    if constexpr (KContig) {
+#pragma unroll
+      for (int r = 0; r < rows; ++r)
+#pragma unroll
+        for (int e = 0; e < ks; ++e)
+          copy_async_4(stage + dst[r] + 4u * e * stride, src[r] + e);
+    } else {
+#pragma unroll
+      for (int j = 0; j < per_thread; ++j) {
+        if constexpr (Vec)
+          copy_async_16(stage + dst[j], src[j]);
+        else
+          copy_async_4(stage + dst[j], src[j]);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < count; ++i)
+      src[i] += step;
+  }
+
+  // The same for the k-step at k0 of any tile: elements outside [0, x_end) x [0, k_end) are
+  // zeros (and read nothing).
+  __device__ __forceinline__ void copy_guarded(unsigned stage, const float* p, std::int64_t ld,
+                                               std::int64_t x0, std::int64_t k0,
+                                               std::int64_t x_end, std::int64_t k_end, int tid) {
+    if constexpr (KContig) {
+      const int k_first = tid / BX * ks;
+#pragma unroll
+      for (int r = 0; r < rows; ++r) {
+        const std::int64_t x = x0 + tid % BX + r * Threads;
+#pragma unroll
+        for (int e = 0; e < ks; ++e) {
+          const std::int64_t k = k0 + k_first + e;
+          const bool inside = x < x_end && k < k_end;
+          copy_async_4(stage + dst[r] + 4u * e * stride, inside ? p + x * ld + k : p,
+                       inside ? 4u : 0u);
+        }
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < per_thread; ++j) {
+        int line, pos;
+        Layout::coords(tid, j, line, pos);
+        const std::int64_t k = k0 + line, x = x0 + pos;
+        const std::int64_t left = k < k_end ? x_end - x : 0;
+        const unsigned bytes =
+            left <= 0 ? 0u : 4u * static_cast<unsigned>(left < width ? left : width);
+        const float* q = bytes != 0 ? p + k * ld + x : p;
+        if constexpr (Vec)
+          copy_async_16(stage + dst[j], q, bytes);
+        else
+          copy_async_4(stage + dst[j], q, bytes);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < count; ++i)
+      src[i] += step;
+  }
+};
+
 template <class P, bool AKContig, bool BKContig, bool Vec> struct Shared {
   using ALoader = TileLoader<P::bm, P::bk, P::threads, AKContig, Vec>;
   using BLoader = TileLoader<P::bn, P::bk, P::threads, BKContig, Vec>;
@@ -267,7 +402,85 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
         acc[i][j] = fmaf(frag_a[buffer][i], frag_b[buffer][j], acc[i][j]);
   };
 
-  if constexpr (P::steady) {
+  if constexpr (P::async) {
+    // The asynchronous pipeline: `stages` shared buffers, the copies of step t + stages - 1
+    // issued at the start of step t (into the buffer step t - 1 read), so stages - 1 steps of
+    // copies are in flight behind the FMAs and no register holds a tile on its way. The loop
+    // is the steady one: no branch for the full steps of inside tiles, one barrier per step,
+    // crossed before the last k's FMAs with the next step's first fragments requested behind
+    // it. (The layout of CUTLASS's multistage main loop, and cuBLAS's FP32 kernels on Hopper:
+    // 256 x 128 x 8 tiles in 3 stages.)
+    using ACopier = AsyncTileCopier<P::bm, P::bk, P::threads, AKContig, Vec>;
+    using BCopier = AsyncTileCopier<P::bn, P::bk, P::threads, BKContig, Vec>;
+    constexpr int stage_bytes = 4 * S::stage_floats, ring_bytes = stage_bytes * P::stages;
+    const unsigned window = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+    const std::int64_t steps = k_end > k_begin ? (k_end - k_begin + P::bk - 1) / P::bk : 0;
+    const std::int64_t full_steps = m_inside && n_inside ? (k_end - k_begin) / P::bk : 0;
+    ACopier a_copy;
+    BCopier b_copy;
+    a_copy.start(prm.a, prm.lda, m0, k_begin, tid);
+    b_copy.start(prm.b, prm.ldb, n0, k_begin, tid);
+    int write = 0, read = 0; // byte offsets of the stages being filled and read
+    const auto next_stage = [](int& offset) {
+      offset += stage_bytes;
+      if (offset == ring_bytes)
+        offset = 0;
+    };
+    // Step u's copies (any step: full, guarded or none past the end), then one commit group,
+    // empty or not, so that the group count always matches the step count.
+    const auto issue = [&](std::int64_t u) {
+      if (u < full_steps) {
+        a_copy.copy_full(window + write);
+        b_copy.copy_full(window + write + 4 * ALoader::smem_floats);
+      } else if (u < steps) {
+        const std::int64_t k0 = k_begin + u * P::bk;
+        a_copy.copy_guarded(window + write, prm.a, prm.lda, m0, k0, prm.m, k_end, tid);
+        b_copy.copy_guarded(window + write + 4 * ALoader::smem_floats, prm.b, prm.ldb, n0, k0,
+                            prm.n, k_end, tid);
+      }
+      commit_copies();
+      next_stage(write);
+    };
+    // One k-step on the stage at `read`; `more`: a step follows it.
+    const auto step = [&](auto more_tag) {
+      constexpr bool more = decltype(more_tag)::value;
+#pragma unroll
+      for (int kk = 0; kk < P::bk; ++kk) {
+        if (kk + 1 < P::bk) {
+          load_fragments(read / 4, (kk + 1) % 2, kk + 1);
+        } else if constexpr (more) {
+          wait_copies<P::stages - 2>(); // this thread's copies of the next step have landed
+          __syncthreads();              // and everyone's; the stage just read is free
+          next_stage(read);
+          load_fragments(read / 4, 0, 0);
+        }
+        fmas(kk % 2);
+      }
+    };
+    if (steps > 0) {
+#pragma unroll
+      for (int u = 0; u < P::stages - 1; ++u)
+        issue(u);
+      wait_copies<P::stages - 2>();
+      __syncthreads();
+      load_fragments(read / 4, 0, 0);
+      std::int64_t t = 0;
+      // The full steps' copies need no check: their loop has no branch but its own.
+      for (; t + P::stages - 1 < full_steps; ++t) {
+        a_copy.copy_full(window + write);
+        b_copy.copy_full(window + write + 4 * ALoader::smem_floats);
+        commit_copies();
+        next_stage(write);
+        step(std::true_type{});
+      }
+      for (; t + 1 < steps; ++t) { // edge tiles, the partial last step, the pipeline's drain
+        issue(t + P::stages - 1);
+        step(std::true_type{});
+      }
+      step(std::false_type{});
+      wait_copies<0>(); // nothing left in flight when the block ends
+    }
+  } else if constexpr (P::steady) {
     // The steady loop. Profiling the loop below (Nsight Compute, 4096^3 on an H200) put about a
     // tenth of the stall samples at its head: the per-step choice between full and guarded
     // loads (branches, instruction fetch after them) and the shared buffer's address rebuilt

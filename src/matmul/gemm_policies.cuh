@@ -35,5 +35,17 @@ using Large4Warps = Policy<128, 128, 8, 2, 2, 8, 16, 2, true, 2, true>; // 4 war
 // 128 x 128 tile of 4 warps at 8 x 16 per thread: the shapes cuBLAS picks for small products.
 using WideTwo = Policy<64, 128, 8, 2, 2, 8, 8, 2, true, 2, true>;
 using TallTwo = Policy<128, 64, 8, 2, 2, 8, 8, 2, true, 2, true>;
+// Asynchronous copies (cp.async) into 3 or 4 shared buffers: the library's tiles and the
+// 4-warp 8 x 16 tile.
+using HugeAsync3 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1>;
+using HugeAsync4 = Policy<256, 128, 8, 4, 2, 16, 8, 4, true, 1>;
+using Wide256Async3 = Policy<128, 256, 8, 2, 4, 8, 16, 3, true, 1>;
+using Large4WarpsAsync3 = Policy<128, 128, 8, 2, 2, 8, 16, 3, true, 2>;
+using LargeAsync3 = Policy<128, 128, 8, 2, 4, 8, 8, 3, true, 2>;
+using WideAsync3 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3>;
+using TallAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 3>;
+using WideTwoAsync3 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 2>;
+using TallTwoAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 2>;
+using SmallAsync3 = Policy<64, 64, 8, 2, 2, 8, 4, 3, true, 4>;
 
 } // namespace ladder::gemm_detail
