@@ -4,6 +4,7 @@
 // past them, then the reference rows.
 #include "exercises/sieve.cuh"
 #include "exercises/sieve_host.hpp"
+#include "exercises/streams.cuh"
 #include "exercises/variants.hpp"
 
 #include "core/resident_grid.hpp"
@@ -14,6 +15,7 @@
 #include <array>
 #include <climits>
 #include <cstring>
+#include <string_view>
 
 namespace ladder::lab::exercises {
 
@@ -31,40 +33,67 @@ int blocks_for(std::int64_t n, int threads) {
   return static_cast<int>((n + threads - 1) / threads);
 }
 
-// A grid-stride walk over `count` 16-byte items that issues `Unroll` items' loads before any of
-// their stores: the compiler cannot move a load past a store that may alias it (increment works
-// in place), so without this each thread would keep one 16-byte load in flight, and a resident
-// grid of them falls a few per cent short of the copy on Hopper's HBM3e.
-constexpr int stream_unroll = 4;
+// ------------------------------------------------------------------------------------------------
+// The streaming rungs from `vector4` on, and their tuning variants: each one policy of
+// exercises/streams.cuh over the exercise's op. What each lever asks, shared by the three
+// exercises so that their variants mean the same thing:
+// ------------------------------------------------------------------------------------------------
 
-// A 16-byte load or store, with the streaming cache hint (ld/st.global.cs: evict first, the line
-// is touched once) or without.
-template <bool Streaming, class V> __device__ __forceinline__ V load16(const V* p) {
-  if constexpr (Streaming)
-    return __ldcs(p);
-  else
-    return *p;
+namespace st = streams;
+
+// vector4: 256-thread blocks of a resident grid, four 16-byte loads in flight per thread.
+using Vector4 = st::Registers<256, 4>;
+
+namespace lever {
+constexpr std::string_view x8 = "8 16-byte loads in flight per thread before their stores (4 in "
+                                "vector4)";
+constexpr std::string_view x16 = "16 16-byte loads in flight per thread before their stores";
+constexpr std::string_view t128 = "vector4 in 128-thread blocks";
+constexpr std::string_view t512 = "vector4 in 512-thread blocks";
+constexpr std::string_view t1024 = "vector4 in 1024-thread blocks";
+constexpr std::string_view tile = "one block per 16 KiB tile (256 threads x 4 quads), no loop: the "
+                                  "hardware hands out the blocks, not a persistent grid";
+constexpr std::string_view tile_x8 = "one block per 32 KiB tile (256 threads x 8 quads), no loop";
+constexpr std::string_view chunk = "resident grid, each block one contiguous chunk (1/grid of the "
+                                   "array) in 16 KiB steps: long runs per block, not a grid-wide "
+                                   "interleave";
+constexpr std::string_view chunk_x8 = "the contiguous chunks in 32 KiB steps (8 loads in flight)";
+constexpr std::string_view cs = "streaming cache hints (ld/st.global.cs, evict first): each line is "
+                                "touched once";
+constexpr std::string_view no_allocate = "loads and stores .L1::no_allocate: nothing kept in L1";
+constexpr std::string_view policy = "an L2 evict-first policy (createpolicy.fractional) on every "
+                                    "load and store";
+constexpr std::string_view prefetch = "loads .L1::no_allocate.L2::256B: the L2 fetches 256-byte "
+                                      "blocks";
+constexpr std::string_view bulk_16k = "the bulk copy engine (cp.async.bulk, TMA): 16 KiB tiles "
+                                      "global -> shared -> global, 4 per block in flight; threads "
+                                      "only compute in shared memory";
+constexpr std::string_view bulk_8k = "bulk copies of 8 KiB tiles, 4 in flight, more blocks per SM";
+constexpr std::string_view bulk_32k = "bulk copies of 32 KiB tiles, 3 in flight, 512 threads";
+} // namespace lever
+
+using Tile = st::Registers<256, 4, st::Schedule::block_per_tile>;
+using TileX8 = st::Registers<256, 8, st::Schedule::block_per_tile>;
+using Chunk = st::Registers<256, 4, st::Schedule::chunk_per_block>;
+using ChunkX8 = st::Registers<256, 8, st::Schedule::chunk_per_block>;
+using Streaming = st::Registers<256, 4, st::Schedule::grid_stride, st::Hint::streaming>;
+using NoAllocate = st::Registers<256, 4, st::Schedule::grid_stride, st::Hint::no_allocate>;
+using EvictPolicy = st::Registers<256, 4, st::Schedule::grid_stride, st::Hint::evict_first_policy>;
+using Prefetch = st::Registers<256, 4, st::Schedule::grid_stride, st::Hint::prefetch_256>;
+using Bulk16k = st::Bulk<256, 16384, 4>;
+using Bulk8k = st::Bulk<256, 8192, 4>;
+using Bulk32k = st::Bulk<512, 32768, 3>;
+
+// A rung's launch shape and typed parameters from its policy, for the resource report and `tune`.
+template <class P, class Op> RungInfo shaped(RungInfo info) {
+  info.params = P::params();
+  info.kernel = st::kernel_pointer<P, Op>();
+  info.block_threads = P::threads;
+  info.dynamic_shared_bytes = P::shared_bytes(Op::inputs);
+  return info;
 }
-template <bool Streaming, class V> __device__ __forceinline__ void store16(V* p, const V& v) {
-  if constexpr (Streaming)
-    __stcs(p, v);
-  else
-    *p = v;
-}
-template <class V, class Load, class Store>
-__device__ __forceinline__ void unrolled_grid_stride(std::int64_t t, std::int64_t stride,
-                                                     std::int64_t count, Load load, Store store) {
-  for (std::int64_t base = t; base < count; base += stream_unroll * stride) {
-    V v[stream_unroll];
-#pragma unroll
-    for (int u = 0; u < stream_unroll; ++u)
-      if (base + u * stride < count)
-        v[u] = load(base + u * stride);
-#pragma unroll
-    for (int u = 0; u < stream_unroll; ++u)
-      if (base + u * stride < count)
-        store(base + u * stride, v[u]);
-  }
+RungInfo variant_of(std::string_view base, std::string_view name, std::string_view idea) {
+  return {.name = name, .idea = idea, .role = Role::variant, .variant_of = base};
 }
 
 // ================================================================================================
@@ -93,28 +122,6 @@ __global__ void increment_grid_stride(float* a, std::int64_t n) {
     a[i] += 1.0f;
 }
 
-// 16-byte accesses: the float4 body of the aligned part, scalar head (to 16-byte alignment) and tail.
-template <bool Streaming> __global__ void increment_vector4(float* a, std::int64_t n) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  const std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  const auto misaligned = (reinterpret_cast<std::uintptr_t>(a) / sizeof(float)) % 4;
-  const std::int64_t head = std::min<std::int64_t>(n, misaligned == 0 ? 0 : 4 - misaligned);
-  if (t < head)
-    a[t] += 1.0f;
-  auto* body = reinterpret_cast<float4*>(a + head);
-  const std::int64_t quads = (n - head) / 4;
-  unrolled_grid_stride<float4>(
-      t, stride, quads,
-      [&](std::int64_t i) {
-        float4 v = load16<Streaming>(body + i);
-        v.x += 1.0f, v.y += 1.0f, v.z += 1.0f, v.w += 1.0f;
-        return v;
-      },
-      [&](std::int64_t i, const float4& v) { store16<Streaming>(body + i, v); });
-  for (std::int64_t i = head + 4 * quads + t; i < n; i += stride)
-    a[i] += 1.0f;
-}
-
 constexpr int stream_threads = 256;
 
 template <auto Kernel> std::int64_t stream_grid() {
@@ -128,14 +135,18 @@ void launch_increment_grid_stride(float* a, float*, std::int64_t n, cudaStream_t
   const auto grid = std::min<std::int64_t>(stream_grid<increment_grid_stride>(), blocks_for(n, stream_threads));
   increment_grid_stride<<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(a, n);
 }
-template <bool Streaming>
-void launch_increment_vector4(float* a, float*, std::int64_t n, cudaStream_t s) {
-  if (n == 0)
-    return;
-  const auto grid = std::min<std::int64_t>(stream_grid<increment_vector4<Streaming>>(),
-                                           blocks_for(n / 4 + 4, stream_threads));
-  increment_vector4<Streaming><<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(a, n);
+template <class P> void launch_increment(float* a, float*, std::int64_t n, cudaStream_t s) {
+  if (n > 0)
+    st::launch<P>(st::increment_op(a, n), s);
 }
+template <class P> IncrementRung increment_rung(RungInfo info) {
+  return {.info = shaped<P, st::IncrementOp>(info), .unsupported = any_n,
+          .launch = launch_increment<P>};
+}
+template <class P> IncrementRung increment_variant(std::string_view name, std::string_view idea) {
+  return increment_rung<P>(variant_of("increment_vector4", name, idea));
+}
+
 void launch_increment_copy(float* a, float* to, std::int64_t n, cudaStream_t s) {
   LADDER_CUDA(cudaMemcpyAsync(to, a, static_cast<std::size_t>(n) * sizeof(float),
                               cudaMemcpyDeviceToDevice, s));
@@ -165,20 +176,26 @@ const IncrementRung increment_rungs[] = {
               .block_threads = stream_threads},
      .unsupported = any_n,
      .launch = launch_increment_grid_stride},
-    {.info = {.name = "increment_vector4",
-              .idea = "16-byte float4 loads and stores (scalar head and tail): a quarter of the "
-                      "memory instructions, four loads in flight per thread",
-              .kernel = reinterpret_cast<const void*>(increment_vector4<false>),
-              .block_threads = stream_threads},
-     .unsupported = any_n,
-     .launch = launch_increment_vector4<false>},
-    {.info = {.name = "increment_vector4_cs",
-              .idea = "the same with streaming cache hints (ld/st.global.cs, evict first): each "
-                      "line is touched once",
-              .kernel = reinterpret_cast<const void*>(increment_vector4<true>),
-              .block_threads = stream_threads},
-     .unsupported = any_n,
-     .launch = launch_increment_vector4<true>},
+    increment_rung<Vector4>(
+        {.name = "increment_vector4",
+         .idea = "16-byte float4 loads and stores (scalar head and tail): a quarter of the memory "
+                 "instructions, four loads in flight per thread"}),
+    increment_variant<Streaming>("increment_vector4_cs", lever::cs),
+    increment_variant<st::Registers<256, 8>>("increment_vector4_x8", lever::x8),
+    increment_variant<st::Registers<256, 16>>("increment_vector4_x16", lever::x16),
+    increment_variant<st::Registers<128, 4>>("increment_vector4_128t", lever::t128),
+    increment_variant<st::Registers<512, 4>>("increment_vector4_512t", lever::t512),
+    increment_variant<st::Registers<1024, 4>>("increment_vector4_1024t", lever::t1024),
+    increment_variant<Tile>("increment_tile_per_block", lever::tile),
+    increment_variant<TileX8>("increment_tile_per_block_x8", lever::tile_x8),
+    increment_variant<Chunk>("increment_chunk_per_block", lever::chunk),
+    increment_variant<ChunkX8>("increment_chunk_per_block_x8", lever::chunk_x8),
+    increment_variant<NoAllocate>("increment_vector4_no_allocate", lever::no_allocate),
+    increment_variant<EvictPolicy>("increment_vector4_evict_policy", lever::policy),
+    increment_variant<Prefetch>("increment_vector4_prefetch256", lever::prefetch),
+    increment_variant<Bulk16k>("increment_bulk_16k", lever::bulk_16k),
+    increment_variant<Bulk8k>("increment_bulk_8k", lever::bulk_8k),
+    increment_variant<Bulk32k>("increment_bulk_32k", lever::bulk_32k),
     {.info = {.name = "increment_copy",
               .idea = "cudaMemcpy device to device of the same bytes: the bound",
               .role = Role::reference},
@@ -204,35 +221,6 @@ __global__ void add_grid_stride(const float* a, const float* b, float* c, std::i
     c[i] = a[i] + b[i];
 }
 
-// 16-byte accesses when all three pointers share their offset from 16-byte alignment (then one
-// scalar head aligns them all); otherwise the grid-stride scalar loop.
-__global__ void add_vector4(const float* a, const float* b, float* c, std::int64_t n) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  const std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  const auto off = [](const void* p) { return (reinterpret_cast<std::uintptr_t>(p) / 4) % 4; };
-  if (off(a) != off(b) || off(a) != off(c)) {
-    for (std::int64_t i = t; i < n; i += stride)
-      c[i] = a[i] + b[i];
-    return;
-  }
-  const std::int64_t head = std::min<std::int64_t>(n, off(a) == 0 ? 0 : 4 - off(a));
-  if (t < head)
-    c[t] = a[t] + b[t];
-  const auto* a4 = reinterpret_cast<const float4*>(a + head);
-  const auto* b4 = reinterpret_cast<const float4*>(b + head);
-  auto* c4 = reinterpret_cast<float4*>(c + head);
-  const std::int64_t quads = (n - head) / 4;
-  unrolled_grid_stride<float4>(
-      t, stride, quads,
-      [&](std::int64_t i) {
-        const float4 x = a4[i], y = b4[i];
-        return make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
-      },
-      [&](std::int64_t i, const float4& v) { c4[i] = v; });
-  for (std::int64_t i = head + 4 * quads + t; i < n; i += stride)
-    c[i] = a[i] + b[i];
-}
-
 void launch_add_slides(const float* a, const float* b, float* c, std::int64_t n, cudaStream_t s) {
   if (n == 0)
     return;
@@ -246,12 +234,18 @@ void launch_add_grid_stride(const float* a, const float* b, float* c, std::int64
   const auto grid = std::min<std::int64_t>(stream_grid<add_grid_stride>(), blocks_for(n, stream_threads));
   add_grid_stride<<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(a, b, c, n);
 }
-void launch_add_vector4(const float* a, const float* b, float* c, std::int64_t n, cudaStream_t s) {
-  if (n == 0)
-    return;
-  const auto grid = std::min<std::int64_t>(stream_grid<add_vector4>(), blocks_for(n / 4 + 4, stream_threads));
-  add_vector4<<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(a, b, c, n);
+template <class P>
+void launch_add(const float* a, const float* b, float* c, std::int64_t n, cudaStream_t s) {
+  if (n > 0)
+    st::launch<P>(st::add_op(a, b, c, n), s);
 }
+template <class P> AddRung add_rung(RungInfo info) {
+  return {.info = shaped<P, st::AddOp>(info), .unsupported = any_n, .launch = launch_add<P>};
+}
+template <class P> AddRung add_variant(std::string_view name, std::string_view idea) {
+  return add_rung<P>(variant_of("add_vector4", name, idea));
+}
+
 void launch_add_copy(const float* a, const float*, float* c, std::int64_t n, cudaStream_t s) {
   // a and b are one 2n buffer: 1.5 n floats read from it and written to c move the add's bytes.
   LADDER_CUDA(cudaMemcpyAsync(c, a, static_cast<std::size_t>(n + n / 2) * sizeof(float),
@@ -273,13 +267,17 @@ const AddRung add_rungs[] = {
               .block_threads = stream_threads},
      .unsupported = any_n,
      .launch = launch_add_grid_stride},
-    {.info = {.name = "add_vector4",
-              .idea = "16-byte float4 accesses on all three arrays (scalar head and tail), four "
-                      "in flight per thread",
-              .kernel = reinterpret_cast<const void*>(add_vector4),
-              .block_threads = stream_threads},
-     .unsupported = any_n,
-     .launch = launch_add_vector4},
+    add_rung<Vector4>({.name = "add_vector4",
+                       .idea = "16-byte float4 accesses on all three arrays (scalar head and "
+                               "tail; all scalar unless the three share their alignment), four "
+                               "in flight per thread"}),
+    add_variant<st::Registers<256, 8>>("add_vector4_x8", lever::x8),
+    add_variant<st::Registers<512, 4>>("add_vector4_512t", lever::t512),
+    add_variant<Tile>("add_tile_per_block", lever::tile),
+    add_variant<Chunk>("add_chunk_per_block", lever::chunk),
+    add_variant<NoAllocate>("add_vector4_no_allocate", lever::no_allocate),
+    add_variant<Bulk16k>("add_bulk_16k", lever::bulk_16k),
+    add_variant<Bulk8k>("add_bulk_8k", lever::bulk_8k),
     {.info = {.name = "add_copy",
               .idea = "cudaMemcpy device to device of the same bytes (1.5 n floats each way): the "
                       "bound",
@@ -352,35 +350,6 @@ __global__ void reverse_any_n(const std::int32_t* in, std::int32_t* out, std::in
     out[n - 1 - i] = in[i];
 }
 
-// 16-byte accesses: when in + (n mod 4) and out are 16-byte aligned, output quad q (elements
-// 4q..4q+3) is input quad at n - 4q - 4 read whole and its components reversed; the n mod 4
-// elements left at the output's end come from the input's head. Otherwise the any-n loop.
-template <bool Streaming>
-__global__ void reverse_vector4(const std::int32_t* in, std::int32_t* out, std::int64_t n) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  const std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  const std::int64_t rest = n % 4;
-  const bool aligned = (reinterpret_cast<std::uintptr_t>(out) % 16 == 0) &&
-                       (reinterpret_cast<std::uintptr_t>(in + rest) % 16 == 0);
-  if (!aligned) {
-    for (std::int64_t i = t; i < n; i += stride)
-      out[n - 1 - i] = in[i];
-    return;
-  }
-  const std::int64_t quads = n / 4;
-  const auto* in4 = reinterpret_cast<const int4*>(in + rest);
-  auto* out4 = reinterpret_cast<int4*>(out);
-  unrolled_grid_stride<int4>(
-      t, stride, quads,
-      [&](std::int64_t q) {
-        const int4 v = load16<Streaming>(in4 + (quads - 1 - q));
-        return make_int4(v.w, v.z, v.y, v.x);
-      },
-      [&](std::int64_t q, const int4& v) { store16<Streaming>(out4 + q, v); });
-  if (t < rest)
-    out[n - 1 - t] = in[t];
-}
-
 void launch_reverse_any_n(const std::int32_t* in, std::int32_t* out, std::int64_t n,
                           cudaStream_t s) {
   if (n == 0)
@@ -388,15 +357,20 @@ void launch_reverse_any_n(const std::int32_t* in, std::int32_t* out, std::int64_
   const auto grid = std::min<std::int64_t>(stream_grid<reverse_any_n>(), blocks_for(n, stream_threads));
   reverse_any_n<<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(in, out, n);
 }
-template <bool Streaming>
-void launch_reverse_vector4(const std::int32_t* in, std::int32_t* out, std::int64_t n,
-                            cudaStream_t s) {
-  if (n == 0)
-    return;
-  const auto grid = std::min<std::int64_t>(stream_grid<reverse_vector4<Streaming>>(),
-                                           blocks_for(n / 4 + 4, stream_threads));
-  reverse_vector4<Streaming><<<static_cast<unsigned>(grid), stream_threads, 0, s>>>(in, out, n);
+template <class P, bool AnyShift>
+void launch_reverse(const std::int32_t* in, std::int32_t* out, std::int64_t n, cudaStream_t s) {
+  if (n > 0)
+    st::launch_reverse<P>(in, out, n, AnyShift, s);
 }
+// The resource report shows the kernel of shift 1 (the shuffling one) for the any-shift rungs.
+template <class P, bool AnyShift> ReverseRung reverse_rung(RungInfo info) {
+  return {.info = shaped<P, st::ReverseOp<AnyShift ? 1 : 0>>(info), .unsupported = any_n,
+          .launch = launch_reverse<P, AnyShift>};
+}
+template <class P> ReverseRung reverse_variant(std::string_view name, std::string_view idea) {
+  return reverse_rung<P, true>(variant_of("reverse_vector4_shuffle", name, idea));
+}
+
 void launch_reverse_copy(const std::int32_t* in, std::int32_t* out, std::int64_t n,
                          cudaStream_t s) {
   LADDER_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(std::int32_t),
@@ -432,20 +406,29 @@ const ReverseRung reverse_rungs[] = {
               .block_threads = stream_threads},
      .unsupported = any_n,
      .launch = launch_reverse_any_n},
-    {.info = {.name = "reverse_vector4",
-              .idea = "16-byte int4 loads and stores, the four components swapped in registers, "
-                      "four loads in flight per thread",
-              .kernel = reinterpret_cast<const void*>(reverse_vector4<false>),
-              .block_threads = stream_threads},
-     .unsupported = any_n,
-     .launch = launch_reverse_vector4<false>},
-    {.info = {.name = "reverse_vector4_cs",
-              .idea = "the same with streaming cache hints (ld/st.global.cs, evict first): each "
-                      "line is touched once",
-              .kernel = reinterpret_cast<const void*>(reverse_vector4<true>),
-              .block_threads = stream_threads},
-     .unsupported = any_n,
-     .launch = launch_reverse_vector4<true>},
+    reverse_rung<Vector4, false>(
+        {.name = "reverse_vector4",
+         .idea = "16-byte int4 loads and stores, the four components swapped in registers, four "
+                 "loads in flight per thread; element by element unless in and out line up"}),
+    reverse_rung<Streaming, false>(variant_of("reverse_vector4", "reverse_vector4_cs", lever::cs)),
+    reverse_rung<Vector4, true>(
+        {.name = "reverse_vector4_shuffle",
+         .idea = "16-byte accesses on both sides at every n: aligned input quads, each output "
+                 "quad built from a lane's quad and its neighbour's (warp shuffles)"}),
+    reverse_variant<st::Registers<256, 8>>("reverse_shuffle_x8", lever::x8),
+    reverse_variant<st::Registers<256, 16>>("reverse_shuffle_x16", lever::x16),
+    reverse_variant<st::Registers<128, 4>>("reverse_shuffle_128t", lever::t128),
+    reverse_variant<st::Registers<512, 4>>("reverse_shuffle_512t", lever::t512),
+    reverse_variant<st::Registers<1024, 4>>("reverse_shuffle_1024t", lever::t1024),
+    reverse_variant<Tile>("reverse_tile_per_block", lever::tile),
+    reverse_variant<Chunk>("reverse_chunk_per_block", lever::chunk),
+    reverse_variant<ChunkX8>("reverse_chunk_per_block_x8", lever::chunk_x8),
+    reverse_variant<NoAllocate>("reverse_shuffle_no_allocate", lever::no_allocate),
+    reverse_variant<EvictPolicy>("reverse_shuffle_evict_policy", lever::policy),
+    reverse_variant<Prefetch>("reverse_shuffle_prefetch256", lever::prefetch),
+    reverse_variant<Bulk16k>("reverse_bulk_16k", lever::bulk_16k),
+    reverse_variant<Bulk8k>("reverse_bulk_8k", lever::bulk_8k),
+    reverse_variant<Bulk32k>("reverse_bulk_32k", lever::bulk_32k),
     {.info = {.name = "reverse_copy",
               .idea = "cudaMemcpy device to device of the same bytes: the bound",
               .role = Role::reference},

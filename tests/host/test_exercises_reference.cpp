@@ -2,6 +2,7 @@
 // primes, the pre-sieve patterns, integer square roots, the capacity bound), against trial
 // division and the published prime counts.
 #include "exercises/reference.hpp"
+#include "exercises/reverse_plan.hpp"
 #include "exercises/sieve_host.hpp"
 
 #include "ladder/models.hpp"
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace {
@@ -154,6 +156,61 @@ TEST(ExercisesReference, PrimesieveAgreesWhereItIsPresent) {
   for (std::uint64_t n : {0ull, 1ull, 2ull, 100ull, 1000003ull, 1ull << 24})
     EXPECT_EQ(ex::primesieve_count(n, 1), ex::cpu_count_primes(n)) << n;
   EXPECT_EQ(ex::primesieve_primes(1000), ex::cpu_primes(1000));
+}
+
+// The reversal's 16-byte plan (exercises/reverse_plan.hpp), walked on the host for every small n
+// and every 4-byte offset of the two pointers: every output element written exactly once with
+// in[n - 1 - j], every 16-byte input quad the kernels read (the item's and, when shift > 0, the
+// next one) inside the array, and at most 7 elements at each end left to the scalar loops.
+TEST(ExercisesReference, ReversePlanCoversEveryElementWithInBoundsQuads) {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t n = 0; n <= 300; ++n)
+    sizes.push_back(n);
+  for (std::int64_t n : {1000, 4099, 65536, 65537, 1000003})
+    sizes.push_back(n);
+  for (std::int64_t n : sizes)
+    for (std::uintptr_t in_offset = 0; in_offset < 4; ++in_offset)
+      for (std::uintptr_t out_offset = 0; out_offset < 4; ++out_offset) {
+        const std::uintptr_t in = 0x10000 + 4 * in_offset, out = 0x90000 + 4 * out_offset;
+        const ex::ReversePlan plan = ex::plan_reverse(in, out, n);
+        SCOPED_TRACE("n " + std::to_string(n) + " in offset " + std::to_string(in_offset) +
+                     " out offset " + std::to_string(out_offset));
+        std::vector<std::int64_t> got(static_cast<std::size_t>(n), -1);
+        std::vector<int> writes(static_cast<std::size_t>(n), 0);
+        const auto write = [&](std::int64_t j, std::int64_t value) {
+          ASSERT_GE(j, 0);
+          ASSERT_LT(j, n);
+          got[j] = value;
+          ++writes[j];
+        };
+        for (std::int64_t j = 0; j < plan.scalar_end_front(); ++j)
+          write(j, n - 1 - j);
+        for (std::int64_t j = plan.scalar_begin_back(); j < n; ++j)
+          write(j, n - 1 - j);
+        if (plan.count > 0) {
+          ASSERT_EQ((out + 4 * plan.out_head) % 16, 0u);
+          ASSERT_EQ((in + 4 * plan.in_head) % 16, 0u);
+        }
+        for (std::int64_t k = 0; k < plan.count; ++k) {
+          // Element e of the input quads p, p + 1 (in[i] = i stands for its index).
+          const std::int64_t first_element = plan.in_head + 4 * plan.input_quad(k);
+          const std::int64_t last_element = first_element + (plan.shift > 0 ? 7 : 3);
+          ASSERT_GE(first_element, 0);
+          ASSERT_LT(last_element, n);
+          for (int m = 0; m < 4; ++m)
+            write(plan.out_head + 4 * (plan.first + k) + m, first_element + plan.shift + 3 - m);
+        }
+        for (std::int64_t j = 0; j < n; ++j) {
+          ASSERT_EQ(writes[j], 1) << "output " << j;
+          ASSERT_EQ(got[j], n - 1 - j) << "output " << j;
+        }
+        if (plan.count > 0) {
+          EXPECT_LE(plan.scalar_end_front(), 7);
+          EXPECT_LE(n - plan.scalar_begin_back(), 7);
+        } else {
+          EXPECT_LT(n, 24); // only arrays too short for the plan are all scalar
+        }
+      }
 }
 
 } // namespace
