@@ -90,7 +90,9 @@ void gemm_f32(Trans trans_a, Trans trans_b, std::int64_t m, std::int64_t n, std:
   int device = 0, sms = 0;
   LADDER_CUDA(cudaGetDevice(&device));
   LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const Plan p = plan(m, n, k, sms);
+  // A untransposed and B transposed have k as their contiguous index.
+  const bool vector_loads = vector_ok(a, lda) && vector_ok(b, ldb);
+  const Plan p = plan(m, n, k, sms, vector_loads);
   const TileShape& shape = *std::find_if(tile_shapes.begin(), tile_shapes.end(),
                                          [&](const TileShape& t) { return t.tile == p.tile; });
   const std::int64_t tile_m = shape.bm, tile_n = shape.bn;
@@ -110,18 +112,18 @@ void gemm_f32(Trans trans_a, Trans trans_b, std::int64_t m, std::int64_t n, std:
   prm.ldb = ldb;
   prm.c = c;
   prm.ldc = ldc;
-  // A untransposed and B transposed have k as their contiguous index.
-  const bool vector_loads = vector_ok(a, lda) && vector_ok(b, ldb);
   const Schedule schedule{.group_m = 8, .splits = p.splits};
   switch (p.tile) {
-  case Tile::huge:
-    return launch_any_layout<Huge>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::large:
-    return launch_any_layout<Large>(prm, !a_t, b_t, vector_loads, schedule, stream);
+    return launch_any_layout<Large4Warps>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::wide:
     return launch_any_layout<Wide>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::tall:
     return launch_any_layout<Tall>(prm, !a_t, b_t, vector_loads, schedule, stream);
+  case Tile::wide_two:
+    return launch_any_layout<WideTwo>(prm, !a_t, b_t, vector_loads, schedule, stream);
+  case Tile::tall_two:
+    return launch_any_layout<TallTwo>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::small:
     return launch_any_layout<Small>(prm, !a_t, b_t, vector_loads, schedule, stream);
   }

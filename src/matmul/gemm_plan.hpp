@@ -7,22 +7,29 @@
 
 namespace ladder::gemm_detail {
 
-enum class Tile { huge, large, wide, tall, small };
+enum class Tile { large, wide, tall, wide_two, tall_two, small };
 
 struct TileShape {
   Tile tile;
   int bm, bn;
   int blocks_per_sm; // resident blocks per SM (the policy's __launch_bounds__ minimum)
-  double rate;       // throughput of one full SM relative to the large tile
+  // Throughput of one full GPU relative to the large tile's with 16-byte loads: `rate` with
+  // 16-byte loads, `scalar_rate` with element loads (rows not 16-byte aligned). Measured with
+  // `ladder tune matmul` on an H200 (2026-11-25): 4096^3 for `rate` (large 2.858 ms, wide
+  // 2.975, tall 3.14, wide_two 3.273, tall_two 3.237, small 3.374), 4097 x 4095 x 4093 for
+  // `scalar_rate` relative to large there (3.798 ms; tall 3.485, wide 3.598, wide_two 3.681,
+  // small 3.755, tall_two 3.816): tiles of 3 blocks per SM hide element loads best.
+  double rate, scalar_rate;
 };
 
 // The library's policies (gemm_policies.cuh), their shapes and relative rates.
-inline constexpr std::array<TileShape, 5> tile_shapes = {{
-    {Tile::huge, 256, 128, 1, 1.08},
-    {Tile::large, 128, 128, 2, 1.00},
-    {Tile::wide, 64, 128, 3, 0.90},
-    {Tile::tall, 128, 64, 3, 0.90},
-    {Tile::small, 64, 64, 4, 0.75},
+inline constexpr std::array<TileShape, 6> tile_shapes = {{
+    {Tile::large, 128, 128, 2, 1.00, 1.00},
+    {Tile::wide, 64, 128, 3, 0.96, 1.055},
+    {Tile::tall, 128, 64, 3, 0.91, 1.17},
+    {Tile::wide_two, 64, 128, 2, 0.87, 1.03},
+    {Tile::tall_two, 128, 64, 2, 0.88, 0.995},
+    {Tile::small, 64, 64, 4, 0.85, 1.01},
 }};
 
 struct Plan {
@@ -32,12 +39,15 @@ struct Plan {
 };
 
 // Each candidate (tile shape x split count) is scored by the fraction of the GPU's block slots
-// its last wave fills, the fraction of its tiles' area inside C, and the tile's rate; a split
-// costs a little more (C scaled first, atomic adds) and needs at least min_split_k of k per
-// block.
-inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
+// its last wave fills, the fraction of its tiles' area inside C, the tile's rate, and how much
+// of a block's time its k-loop is (k per block / (k per block + k_overhead): the pipeline's
+// fill and the epilogue weigh on short k); a split costs a little more (C scaled first, atomic
+// adds) and needs at least min_split_k of k per block. `vector_loads`: the operands allow
+// 16-byte loads.
+inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
+                 bool vector_loads = true) {
   constexpr std::int64_t min_split_k = 256, max_splits = 64;
-  constexpr double split_cost = 0.92;
+  constexpr double split_cost = 0.90, k_overhead = 96;
   Plan best;
   best.score = -1;
   for (const TileShape& t : tile_shapes) {
@@ -45,13 +55,17 @@ inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
     const double inside = static_cast<double>(m) * static_cast<double>(n) /
                           (static_cast<double>(tiles) * t.bm * t.bn);
     const std::int64_t slots = static_cast<std::int64_t>(sms) * t.blocks_per_sm;
+    const double rate = vector_loads ? t.rate : t.scalar_rate;
     for (std::int64_t splits = 1; splits <= max_splits; ++splits) {
       if (splits > 1 && k / splits < min_split_k)
         break;
       const std::int64_t blocks = tiles * splits;
       const std::int64_t waves = (blocks + slots - 1) / slots;
       const double fill = static_cast<double>(blocks) / static_cast<double>(waves * slots);
-      const double score = fill * inside * t.rate * (splits > 1 ? split_cost : 1.0);
+      const double k_block = static_cast<double>((k + splits - 1) / splits);
+      const double k_share = k_block / (k_block + k_overhead);
+      const double score =
+          fill * inside * rate * k_share * (splits > 1 ? split_cost : 1.0);
       if (score > best.score + 1e-9)
         best = {t.tile, splits, score};
     }
