@@ -1,6 +1,6 @@
 // ladder::convolve2d and ladder::convolve1d: argument checks, then the tiled register-blocked
-// kernel with 16-byte staging (src/convolution/tiled.cuh), its mask width fixed at compile time
-// where the window fits in registers.
+// kernel with 16-byte staging and row reuse (src/convolution/tiled.cuh), its mask width fixed at
+// compile time where the window fits in registers.
 #include "convolution/api_dispatch.hpp"
 #include "convolution/tiled.cuh"
 
@@ -12,39 +12,6 @@
 namespace ladder::conv_detail {
 
 namespace {
-
-// Mask widths compiled with their taps unrolled, per element type and channel count: every odd
-// width whose register window (K + (MW - 1) C + alignment) stays near 64 floats; wider masks with
-// several channels take the any-width kernel.
-template <class T, int C> constexpr int widest_unrolled() {
-  if constexpr (sizeof(T) == 4)
-    return C == 1 ? 31 : 15;
-  else
-    return C == 1 ? 31 : 9;
-}
-
-template <class T, int C, class S, int MW>
-void dispatch_width(int mask_width, const ImageArgs& a, const MaskParam& mask,
-                    cudaStream_t stream) {
-  if constexpr (MW > widest_unrolled<T, C>()) {
-    launch_tiled<T, C, 0, S, true>(a, mask, stream);
-  } else {
-    if (mask_width == MW)
-      launch_tiled<T, C, MW, S, true>(a, mask, stream);
-    else
-      dispatch_width<T, C, S, MW + 2>(mask_width, a, mask, stream);
-  }
-}
-
-template <class T, class S>
-void dispatch_channels(int channels, const ImageArgs& a, const MaskParam& mask,
-                       cudaStream_t stream) {
-  switch (channels) {
-  case 1: return dispatch_width<T, 1, S, 1>(mask.width, a, mask, stream);
-  case 3: return dispatch_width<T, 3, S, 1>(mask.width, a, mask, stream);
-  default: return dispatch_width<T, 4, S, 1>(mask.width, a, mask, stream);
-  }
-}
 
 std::string named(const char* call, const char* what) { return std::string(call) + ": " + what; }
 
@@ -79,16 +46,16 @@ MaskParam make_mask_param(const float* mask, int mask_width, int mask_height) {
   return p;
 }
 
+// Row reuse is bit for bit the mask-row loop and was faster at every case timed (H200,
+// 2026-11-25: float 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x).
 void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
                        const MaskParam& mask, cudaStream_t stream) {
-  if (element == detail::ConvElement::f32)
-    dispatch_channels<float, ShapeF32>(channels, a, mask, stream);
-  else
-    dispatch_channels<std::uint8_t, ShapeU8>(channels, a, mask, stream);
+  launch_tiled_2d<Staging::vector, true>(element, a, channels, mask, stream);
 }
 
+// One row: nothing for row reuse to share.
 void launch_library_1d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  dispatch_width<float, 1, Shape1d, 1>(mask.width, a, mask, stream);
+  launch_tiled_width<float, 1, Shape1d, Staging::vector, false>(a, mask, stream);
 }
 
 } // namespace ladder::conv_detail

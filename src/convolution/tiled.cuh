@@ -59,6 +59,16 @@ using Shape1d = TileShape<256, 1, 4, 1>;
 
 constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
 
+// How a block brings its tile into shared memory.
+// scalar: every scalar read on its own through registers (the register-blocked rung);
+// vector: whole 16-byte chunks inside the image by 16-byte accesses, each chunk tested on its own
+//   (rows and columns in the image, alignment); the few chunks at the edges scalar by scalar;
+// vector_interior: the same, but a tile whose whole stage lies inside the image, with 16-byte
+//   aligned rows, skips the per-chunk tests. In the sm_90 SASS of the float 3 x 3 kernel the
+//   tested path costs about 70 instructions per 16-byte chunk, some 4.5 chunks per thread: more
+//   than the thread's whole 3 x 3 arithmetic with row reuse (about 170 instructions).
+enum class Staging { scalar, vector, vector_interior };
+
 // Scalars of T in one 16-byte global access.
 template <class T> constexpr int vector_scalars = 16 / static_cast<int>(sizeof(T));
 
@@ -129,57 +139,94 @@ __device__ __forceinline__ T read_bordered(const ImageArgs& a, std::int64_t y, s
   return row[xm * C + (q - x * C)];
 }
 
-// Stages rows [y0 - mask_height / 2, ..) x scalars [g0, g0 + stride) of the input into `tile`
-// as floats. VectorStaging: whole 16-byte chunks inside the image go by 16-byte loads (cp.async
-// for float, straight into shared memory; a load and four float4 stores for uint8); otherwise
-// (the register-blocked rung) every scalar is read on its own.
-template <class T, int C, class S, bool VectorStaging>
-__device__ __forceinline__ void stage_tile(const ImageArgs& a, float* tile, StageGeometry g,
-                                           int mask_height, std::int64_t y0, std::int64_t s0) {
+// One 16-byte chunk of the input (16-byte aligned) into shared memory as floats: float by cp.async,
+// straight into shared memory; uint8 by one load converted once and stored as four float4.
+template <class T> __device__ __forceinline__ void stage_chunk16(float* dst, const unsigned char* src) {
+  if constexpr (sizeof(T) == 4) {
+    cp_async16(dst, src);
+  } else {
+    constexpr int V = vector_scalars<T>;
+    const uint4 chunk = *reinterpret_cast<const uint4*>(src);
+    const T* e = reinterpret_cast<const T*>(&chunk);
+#pragma unroll
+    for (int v = 0; v < V / 4; ++v)
+      reinterpret_cast<float4*>(dst)[v] = make_float4(to_float(e[4 * v]), to_float(e[4 * v + 1]),
+                                                      to_float(e[4 * v + 2]), to_float(e[4 * v + 3]));
+  }
+}
+
+// Staging::vector_interior's fast path: when rows [y0 - mask_height / 2, ..) x scalars
+// [g0, g0 + stride) all lie inside the image and every staged row starts 16-byte aligned (a
+// block-uniform test), every chunk is a plain 16-byte copy with no border, bounds or alignment
+// test. Returns false (nothing staged) otherwise.
+template <class T, int C, class S>
+__device__ __forceinline__ bool stage_interior(const ImageArgs& a, float* tile, StageGeometry g,
+                                               int mask_height, std::int64_t y0, std::int64_t s0) {
   constexpr int V = vector_scalars<T>;
   const int rows = S::tile_h + mask_height - 1;
-  const std::int64_t row_scalars = a.width * C;
+  const std::int64_t top = y0 - mask_height / 2;
   const std::int64_t g0 = s0 - g.r;
-  const int vectors_per_row = g.stride / V;
+  if (top < 0 || top + rows > a.height || g0 < 0 || g0 + g.stride > a.width * C)
+    return false;
+  const unsigned char* base = a.in + top * a.in_pitch + g0 * static_cast<std::int64_t>(sizeof(T));
+  if (((reinterpret_cast<std::uintptr_t>(base) | static_cast<std::uintptr_t>(a.in_pitch)) & 15) != 0)
+    return false;
+  const int vectors_per_row = g.stride / V; // a constant when the mask width is
   const int total = rows * vectors_per_row;
   for (int idx = threadIdx.x + threadIdx.y * S::tx; idx < total; idx += S::threads) {
     const int r = idx / vectors_per_row;
     const int c = idx - r * vectors_per_row;
-    const std::int64_t y = y0 - mask_height / 2 + r;
-    const std::int64_t q = g0 + static_cast<std::int64_t>(c) * V;
-    float* dst = tile + r * g.stride + c * V;
-    if constexpr (VectorStaging) {
-      const std::int64_t ym = border_index(y, a.height, a.border);
-      if (ym >= 0 && q >= 0 && q + V <= row_scalars) {
-        const unsigned char* src = a.in + ym * a.in_pitch + q * static_cast<std::int64_t>(sizeof(T));
-        if ((reinterpret_cast<std::uintptr_t>(src) & 15) == 0) {
-          if constexpr (sizeof(T) == 4) {
-            cp_async16(dst, src);
-          } else {
-            const uint4 chunk = *reinterpret_cast<const uint4*>(src);
-            const T* e = reinterpret_cast<const T*>(&chunk);
-#pragma unroll
-            for (int v = 0; v < V / 4; ++v)
-              reinterpret_cast<float4*>(dst)[v] =
-                  make_float4(to_float(e[4 * v]), to_float(e[4 * v + 1]), to_float(e[4 * v + 2]),
-                              to_float(e[4 * v + 3]));
+    stage_chunk16<T>(tile + r * g.stride + c * V, base + r * a.in_pitch + c * 16);
+  }
+  return true;
+}
+
+// Stages rows [y0 - mask_height / 2, ..) x scalars [g0, g0 + stride) of the input into `tile`
+// as floats, by the Staging policy St (above).
+template <class T, int C, class S, Staging St>
+__device__ __forceinline__ void stage_tile(const ImageArgs& a, float* tile, StageGeometry g,
+                                           int mask_height, std::int64_t y0, std::int64_t s0) {
+  constexpr int V = vector_scalars<T>;
+  constexpr bool vector = St != Staging::scalar;
+  bool staged = false;
+  if constexpr (St == Staging::vector_interior)
+    staged = stage_interior<T, C, S>(a, tile, g, mask_height, y0, s0);
+  if (!staged) {
+    const int rows = S::tile_h + mask_height - 1;
+    const std::int64_t row_scalars = a.width * C;
+    const std::int64_t g0 = s0 - g.r;
+    const int vectors_per_row = g.stride / V;
+    const int total = rows * vectors_per_row;
+    for (int idx = threadIdx.x + threadIdx.y * S::tx; idx < total; idx += S::threads) {
+      const int r = idx / vectors_per_row;
+      const int c = idx - r * vectors_per_row;
+      const std::int64_t y = y0 - mask_height / 2 + r;
+      const std::int64_t q = g0 + static_cast<std::int64_t>(c) * V;
+      float* dst = tile + r * g.stride + c * V;
+      if constexpr (vector) {
+        const std::int64_t ym = border_index(y, a.height, a.border);
+        if (ym >= 0 && q >= 0 && q + V <= row_scalars) {
+          const unsigned char* src =
+              a.in + ym * a.in_pitch + q * static_cast<std::int64_t>(sizeof(T));
+          if ((reinterpret_cast<std::uintptr_t>(src) & 15) == 0) {
+            stage_chunk16<T>(dst, src);
+            continue;
           }
-          continue;
         }
       }
-    }
-    if (y >= 0 && y < a.height && q >= 0 && q + V <= row_scalars) {
-      const auto* row = reinterpret_cast<const T*>(a.in + y * a.in_pitch);
+      if (y >= 0 && y < a.height && q >= 0 && q + V <= row_scalars) {
+        const auto* row = reinterpret_cast<const T*>(a.in + y * a.in_pitch);
 #pragma unroll
-      for (int e = 0; e < V; ++e)
-        dst[e] = to_float(row[q + e]);
-    } else {
+        for (int e = 0; e < V; ++e)
+          dst[e] = to_float(row[q + e]);
+      } else {
 #pragma unroll
-      for (int e = 0; e < V; ++e)
-        dst[e] = to_float(read_bordered<T, C>(a, y, q + e));
+        for (int e = 0; e < V; ++e)
+          dst[e] = to_float(read_bordered<T, C>(a, y, q + e));
+      }
     }
   }
-  if constexpr (VectorStaging && sizeof(T) == 4)
+  if constexpr (vector && sizeof(T) == 4)
     cp_async_wait_all();
 }
 
@@ -209,15 +256,26 @@ template <class T, int K> __device__ __forceinline__ void store_vector(T* dst, c
   *reinterpret_cast<Word*>(dst) = word;
 }
 
+// Row reuse walks the whole tile of a thread unrolled: RY x MW x MW x K fused multiply-adds of
+// straight-line code (float 15 x 15: 3600, about 58 KB of SASS, which ran at 82.7% of the FP32
+// peak on an H200). Bodies up to twice that (uint8 15 x 15: 7200) are compiled with it; wider
+// masks keep the mask-row loop, whose code is one mask row long, until a larger body is timed.
+inline constexpr int row_reuse_max_unrolled_fmas = 7200;
+
+template <class S, int MW> constexpr bool row_reuse_unrolled() {
+  return MW > 0 && S::ry * MW * MW * S::k <= row_reuse_max_unrolled_fmas;
+}
+
 // MW > 0: the mask width is fixed at compile time (windows in registers, taps unrolled); MW == 0:
 // any width, taps read from shared memory one by one (wide masks with several channels, whose
 // windows would not fit in registers).
-// RowReuse (square masks with MW known at compile time): walk the RY + MW - 1 input rows a thread
-// needs once each and apply each to every output row that uses it, instead of reading a window per
-// (mask row, output row) pair: RY + MW - 1 window reads instead of RY x MW (8 against 20 for 5 x 5,
-// RY = 4), the shared-memory traffic that bounds the kernel at small masks. Every output still
-// sums mask rows in order and taps left to right, so results are bit for bit the same.
-template <class T, int C, int MW, class S, bool VectorStaging, bool RowReuse = false>
+// RowReuse (square masks with MW known at compile time, within the budget above): walk the
+// RY + MW - 1 input rows a thread needs once each and apply each to every output row that uses it,
+// instead of reading a window per (mask row, output row) pair: RY + MW - 1 window reads instead of
+// RY x MW (8 against 20 for 5 x 5, RY = 4), the shared-memory traffic that bounds the kernel at
+// small masks. Every output still sums mask rows in order and taps left to right, so results are
+// bit for bit those of the mask-row loop.
+template <class T, int C, int MW, class S, Staging St, bool RowReuse = false>
 __global__ void __launch_bounds__(S::threads)
     convolve_tiled(ImageArgs a, const __grid_constant__ MaskParam mask) {
   extern __shared__ __align__(16) unsigned char shared_raw[];
@@ -234,7 +292,7 @@ __global__ void __launch_bounds__(S::threads)
     const std::int64_t y0 = by * S::tile_h;
     if (by != blockIdx.y)
       __syncthreads(); // the previous tile's reads are done before it is overwritten
-    stage_tile<T, C, S, VectorStaging>(a, tile, g, mh, y0, s0);
+    stage_tile<T, C, S, St>(a, tile, g, mh, y0, s0);
     __syncthreads();
 
     float acc[S::ry][S::k];
@@ -245,7 +303,7 @@ __global__ void __launch_bounds__(S::threads)
         acc[o][k] = 0.0f;
 
     bool rows_done = false;
-    if constexpr (RowReuse && MW > 0) {
+    if constexpr (RowReuse && row_reuse_unrolled<S, MW>()) {
       if (mh == MW) {
         constexpr StageGeometry sg = stage_geometry<T, C, S>(MW);
         constexpr int skip = sg.d / 4 * 4, d = sg.d - skip;
@@ -329,13 +387,13 @@ __global__ void __launch_bounds__(S::threads)
 
 // Launches convolve_tiled for one image (width, height > 0). Grid: tiles along x, tiles along y
 // (at most 65535 blocks; the kernel loops over the rest).
-template <class T, int C, int MW, class S, bool VectorStaging, bool RowReuse = false>
+template <class T, int C, int MW, class S, Staging St, bool RowReuse = false>
 void launch_tiled(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   const std::int64_t row_scalars = a.width * C;
   const std::int64_t tiles_x = (row_scalars + S::tile_w - 1) / S::tile_w;
   const std::int64_t tiles_y = (a.height + S::tile_h - 1) / S::tile_h;
   const std::size_t shared = stage_bytes<T, C, S>(mask.width, mask.height);
-  auto* kernel = &convolve_tiled<T, C, MW, S, VectorStaging, RowReuse>;
+  auto* kernel = &convolve_tiled<T, C, MW, S, St, RowReuse>;
   if (shared > 48 * 1024) {
     // Opt in once per kernel to the largest stage any mask can need (31 x 31).
     static const cudaError_t opted = cudaFuncSetAttribute(
@@ -347,6 +405,51 @@ void launch_tiled(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream
                   static_cast<unsigned>(tiles_y < 65535 ? tiles_y : 65535));
   kernel<<<grid, dim3(S::tx, S::ty), shared, stream>>>(a, mask);
   LADDER_CUDA(cudaGetLastError());
+}
+
+// Mask widths compiled with their taps unrolled, per channel count: every odd width whose register
+// window (K + (MW - 1) C floats plus alignment) stays near 64 floats; wider masks with several
+// channels take the any-width kernel. uint8 with several channels stopped at 9 until 2026-11-25,
+// when a 1920 x 1080 RGB picture took 717 us at 15 x 15 on the any-width kernel against 70 us at
+// 9 x 9 (H200): there each tap is a scalar shared load, and with K = 8 floats per thread the
+// warp's 32 loads fall 32 bytes apart, on 4 of the 32 banks: an 8-way conflict on every load.
+// Unrolled with row reuse (ptxas, nvcc 13.0, sm_90): uint8 RGB 15 x 15 takes 112 registers and
+// no spill; the worst case, 4 channels at 13 x 13, keeps five loop-invariant words in local memory
+// (20 bytes, reloaded only for the stores).
+template <int C> constexpr int widest_unrolled() { return C == 1 ? max_convolution_mask : 15; }
+
+// Launches convolve_tiled for mask.width: the instantiation unrolled for it, or the any-width one.
+template <class T, int C, class S, Staging St, bool RowReuse, int MW = 1>
+void launch_tiled_width(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  if constexpr (MW > widest_unrolled<C>()) {
+    launch_tiled<T, C, 0, S, St, RowReuse>(a, mask, stream);
+  } else {
+    if (mask.width == MW)
+      launch_tiled<T, C, MW, S, St, RowReuse>(a, mask, stream);
+    else
+      launch_tiled_width<T, C, S, St, RowReuse, MW + 2>(a, mask, stream);
+  }
+}
+
+template <class T, class S, Staging St, bool RowReuse>
+void launch_tiled_channels(int channels, const ImageArgs& a, const MaskParam& mask,
+                           cudaStream_t stream) {
+  switch (channels) {
+  case 1: return launch_tiled_width<T, 1, S, St, RowReuse>(a, mask, stream);
+  case 3: return launch_tiled_width<T, 3, S, St, RowReuse>(a, mask, stream);
+  default: return launch_tiled_width<T, 4, S, St, RowReuse>(a, mask, stream);
+  }
+}
+
+// Every element type, channel count and mask width of ladder::convolve2d, with one staging policy
+// and one compute walk: the library's choice and the study's earlier rungs are instances of it.
+template <Staging St, bool RowReuse>
+void launch_tiled_2d(detail::ConvElement element, const ImageArgs& a, int channels,
+                     const MaskParam& mask, cudaStream_t stream) {
+  if (element == detail::ConvElement::f32)
+    launch_tiled_channels<float, ShapeF32, St, RowReuse>(channels, a, mask, stream);
+  else
+    launch_tiled_channels<std::uint8_t, ShapeU8, St, RowReuse>(channels, a, mask, stream);
 }
 
 } // namespace ladder::conv_detail
@@ -381,7 +484,7 @@ __global__ void __launch_bounds__(S::threads)
     const std::int64_t y0 = by * S::tile_h;
     if (by != blockIdx.y)
       __syncthreads();
-    stage_tile<T, C, S, true>(a, tile, g, mh, y0, s0);
+    stage_tile<T, C, S, Staging::vector>(a, tile, g, mh, y0, s0);
     __syncthreads();
     constexpr int skip = g.d / 4 * 4, d = g.d - skip;
     constexpr int window = round_up(d + S::k + (MW - 1) * C, 4);

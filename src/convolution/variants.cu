@@ -2,9 +2,9 @@
 // Parallel Processors", chapter 7): the basic kernel with ghost cells, the mask in constant
 // memory, tiling by output tile (design 1) and by input tile (design 2), the caches for the halo,
 // then the texture path of NVIDIA's "Optimizing CUDA" deck and the rungs past the course (register
-// blocking, 16-byte staging), the library call and the references. Every sum is a chain of fused
-// multiply-adds in the reference's order (mask rows in order, taps left to right), so float rungs
-// match the CPU to the rounding and uint8 rungs match it exactly.
+// blocking, 16-byte staging, row reuse), the library call and the references. Every sum is a chain
+// of fused multiply-adds in the reference's order (mask rows in order, taps left to right), so
+// float rungs match the CPU to the rounding and uint8 rungs match it exactly.
 #include "convolution/api_dispatch.hpp"
 #include "convolution/reference.hpp"
 #include "convolution/tiled.cuh"
@@ -178,7 +178,7 @@ ImageArgs signal_args(const Buffers1d& b, Border border) {
 // The register-blocked kernel with every input read through registers (no 16-byte staging), for
 // the study's mask widths.
 template <int MW> void register_blocked_1d_width(const Buffers1d& b, cudaStream_t s) {
-  conv_detail::launch_tiled<float, 1, MW, conv_detail::Shape1d, false>(
+  conv_detail::launch_tiled<float, 1, MW, conv_detail::Shape1d, conv_detail::Staging::scalar>(
       signal_args(b, Border::zero),
       conv_detail::make_mask_param(b.host_mask, b.problem.mask_width, 1), s);
 }
@@ -353,6 +353,10 @@ ImageArgs image_args(const Buffers2d& b, Border border) {
   return a;
 }
 
+detail::ConvElement element_of(const Problem2d& p) {
+  return p.element == Element::f32 ? detail::ConvElement::f32 : detail::ConvElement::u8;
+}
+
 // Calls f.template operator()<T, C>() for the problem's element type and channel count.
 template <class F> void with_type(const Problem2d& p, F&& f) {
   if (p.element == Element::f32) {
@@ -501,19 +505,20 @@ void launch_texture_2d(const Buffers2d& b, cudaStream_t s) {
 // time, for the mask widths the study runs.
 template <class T, int C, class S>
 void register_blocked_typed(const Buffers2d& b, cudaStream_t s) {
+  constexpr auto scalar = conv_detail::Staging::scalar;
   const Problem2d& p = b.problem;
   const ImageArgs a = image_args(b, Border::zero);
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   switch (p.mask_width) {
-  case 3: return conv_detail::launch_tiled<T, C, 3, S, false>(a, mask, s);
-  case 5: return conv_detail::launch_tiled<T, C, 5, S, false>(a, mask, s);
-  case 7: return conv_detail::launch_tiled<T, C, 7, S, false>(a, mask, s);
-  case 9: return conv_detail::launch_tiled<T, C, 9, S, false>(a, mask, s);
+  case 3: return conv_detail::launch_tiled<T, C, 3, S, scalar>(a, mask, s);
+  case 5: return conv_detail::launch_tiled<T, C, 5, S, scalar>(a, mask, s);
+  case 7: return conv_detail::launch_tiled<T, C, 7, S, scalar>(a, mask, s);
+  case 9: return conv_detail::launch_tiled<T, C, 9, S, scalar>(a, mask, s);
   default:
     if constexpr (sizeof(T) == 4 && C == 1)
       if (p.mask_width == 15)
-        return conv_detail::launch_tiled<T, C, 15, S, false>(a, mask, s);
-    return conv_detail::launch_tiled<T, C, 0, S, false>(a, mask, s);
+        return conv_detail::launch_tiled<T, C, 15, S, scalar>(a, mask, s);
+    return conv_detail::launch_tiled<T, C, 0, S, scalar>(a, mask, s);
   }
 }
 
@@ -526,65 +531,49 @@ void launch_register_blocked_2d(const Buffers2d& b, cudaStream_t s) {
   throw std::logic_error("register_blocked: unsupported problem");
 }
 
-const char* register_blocked_fits(const Problem2d& p) {
+const char* study_images_only(const Problem2d& p) {
   return (p.element == Element::f32 && p.channels == 1) ||
                  (p.element == Element::u8 && p.channels == 3)
              ? nullptr
              : "compiled for the study's images only (float 1 channel, uint8 3 channels)";
 }
 
-// 7. + 16-byte staging by cp.async straight into shared memory: the library's kernel.
-template <Border B> void launch_staged_2d(const Buffers2d& b, cudaStream_t s) {
+// 7. + 16-byte staging by cp.async straight into shared memory, the border resolved while staging;
+// the compute walks the mask rows, a window per (mask row, output row).
+void launch_staged_2d(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
-  conv_detail::launch_library_2d(
-      p.element == Element::f32 ? detail::ConvElement::f32 : detail::ConvElement::u8,
-      image_args(b, B), p.channels,
+  conv_detail::launch_tiled_2d<conv_detail::Staging::vector, false>(
+      element_of(p), image_args(b, Border::zero), p.channels,
       conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height), s);
 }
 
-// The staged kernel with row reuse (convolve_tiled's RowReuse): each input row read once per
-// thread and applied to every output row it feeds. Compiled for the study's cases: float one
-// channel at every sweep width, uint8 three channels at 3, 5 and 7.
-template <class T, int C, class S, int... Widths>
-bool launch_row_reuse_widths(const Buffers2d& b, cudaStream_t s, std::integer_sequence<int, Widths...>) {
+// 8. + row reuse: each input row read once per thread and applied to every output row it feeds
+// (convolve_tiled's RowReuse): the library's kernel, here with the border B (9. is its clamp).
+template <Border B> void launch_row_reuse_2d(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
-  const conv_detail::MaskParam mask =
-      conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  return ((p.mask_width == Widths &&
-           (conv_detail::launch_tiled<T, C, Widths, S, true, true>(image_args(b, Border::zero), mask,
-                                                                   s),
-            true)) ||
-          ...);
+  conv_detail::launch_library_2d(
+      element_of(p), image_args(b, B), p.channels,
+      conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height), s);
 }
 
-using RowReuseF32Widths = std::integer_sequence<int, 3, 5, 7, 9, 15>;
-using RowReuseU8Widths = std::integer_sequence<int, 3, 5, 7>;
-
-void launch_row_reuse_2d(const Buffers2d& b, cudaStream_t s) {
-  const bool launched =
-      b.problem.element == Element::f32
-          ? launch_row_reuse_widths<float, 1, conv_detail::ShapeF32>(b, s, RowReuseF32Widths{})
-          : launch_row_reuse_widths<std::uint8_t, 3, conv_detail::ShapeU8>(b, s, RowReuseU8Widths{});
-  if (!launched)
-    throw std::logic_error("row_reuse: no kernel compiled for this mask width");
-}
-
-const char* row_reuse_fits(const Problem2d& p) {
-  if (p.mask_width != p.mask_height)
-    return "square masks only";
+// 8a. Row reuse with Staging::vector_interior: tiles whose stage lies inside the image skip the
+// per-chunk border, bounds and alignment tests. Compiled for the study's images (float one
+// channel, uint8 three channels), every mask width.
+void launch_row_reuse_interior_2d(const Buffers2d& b, cudaStream_t s) {
+  using conv_detail::Staging;
+  const Problem2d& p = b.problem;
+  const ImageArgs a = image_args(b, Border::zero);
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   if (p.element == Element::f32 && p.channels == 1)
-    return p.mask_width == 3 || p.mask_width == 5 || p.mask_width == 7 || p.mask_width == 9 ||
-                   p.mask_width == 15
-               ? nullptr
-               : "compiled for widths 3, 5, 7, 9, 15 (float)";
+    return conv_detail::launch_tiled_width<float, 1, conv_detail::ShapeF32,
+                                           Staging::vector_interior, true>(a, mask, s);
   if (p.element == Element::u8 && p.channels == 3)
-    return p.mask_width == 3 || p.mask_width == 5 || p.mask_width == 7
-               ? nullptr
-               : "compiled for widths 3, 5, 7 (uint8 RGB)";
-  return "compiled for float one channel and uint8 RGB";
+    return conv_detail::launch_tiled_width<std::uint8_t, 3, conv_detail::ShapeU8,
+                                           Staging::vector_interior, true>(a, mask, s);
+  throw std::logic_error("row_reuse_interior: unsupported problem");
 }
 
-// 8. The separable path: a row pass then a column pass over the staged tile, MW + MH taps per
+// 10. The separable path: a row pass then a column pass over the staged tile, MW + MH taps per
 // output instead of MW x MH (float images, one channel, the study's widths).
 void launch_separable_2d(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
@@ -995,7 +984,7 @@ std::span<const Rung2d> registry_2d() {
                       .role = Role::beyond,
                       .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256}}},
                       .block_threads = 256},
-             .unsupported = register_blocked_fits,
+             .unsupported = study_images_only,
              .launch = launch_register_blocked_2d},
       Rung2d{.info = {.name = "staged_v16",
                       .idea = "+ 16-byte cp.async staging straight into shared memory; border "
@@ -1005,25 +994,34 @@ std::span<const Rung2d> registry_2d() {
                                   {"vector_bytes", 16}}},
                       .block_threads = 256},
              .unsupported = any_2d,
-             .launch = launch_staged_2d<Border::zero>},
-      Rung2d{.info = {.name = "staged_v16_clamp",
+             .launch = launch_staged_2d},
+      Rung2d{.info = {.name = "row_reuse",
+                      .idea = "+ each input row read once per thread and applied to every output "
+                              "row it feeds: RY + MW - 1 window reads instead of RY x MW",
+                      .role = Role::beyond,
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}, {"interior_staging", 0}}},
+                      .block_threads = 256},
+             .unsupported = any_2d,
+             .launch = launch_row_reuse_2d<Border::zero>},
+      Rung2d{.info = {.name = "row_reuse_interior",
+                      .idea = "tiles inside the image staged without per-chunk border, bounds and "
+                              "alignment tests",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}, {"interior_staging", 1}}},
+                      .block_threads = 256},
+             .unsupported = study_images_only,
+             .launch = launch_row_reuse_interior_2d},
+      Rung2d{.info = {.name = "row_reuse_clamp",
                       .idea = "the same with the clamp border (NPP's replicate): what a border "
                               "policy costs",
                       .role = Role::beyond,
                       .block_threads = 256},
              .border = Border::clamp,
              .unsupported = any_2d,
-             .launch = launch_staged_2d<Border::clamp>},
-      Rung2d{.info = {.name = "staged_v16_row_reuse",
-                      .idea = "each input row read once per thread and applied to every output "
-                              "row it feeds: RY + MW - 1 window reads instead of RY x MW",
-                      .role = Role::variant,
-                      .variant_of = "staged_v16",
-                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
-                                  {"vector_bytes", 16}, {"row_reuse", 1}}},
-                      .block_threads = 256},
-             .unsupported = row_reuse_fits,
-             .launch = launch_row_reuse_2d},
+             .launch = launch_row_reuse_2d<Border::clamp>},
       Rung2d{.info = {.name = "separable",
                       .idea = "a row pass then a column pass in shared memory: MW + MH taps per "
                               "output (separable masks)",

@@ -134,7 +134,10 @@ std::vector<Case> registry_cases(int channels, std::int64_t elem) {
       {67, 1, channels, 5, 5, 0, 0},     {67, 45, channels, 3, 3, 0, 0},
       {131, 37, channels, 7, 7, 4 * elem, 0}, {257, 193, channels, 9, 9, 0, 0},
       {200, 70, channels, 15, 15, 0, 0}, {61, 83, channels, 3, 7, 0, 0},
-      {129, 33, channels, 1, 1, 0, 0}};
+      {129, 33, channels, 1, 1, 0, 0},
+      // 16-byte aligned rows (528 x C x element bytes) with tiles wholly inside the image, so
+      // that Staging::vector_interior's fast path runs beside the tested one at the edges.
+      {528, 101, channels, 5, 5, 0, 0}};
   if (!small_mode()) {
     cases.push_back({1031, 517, channels, 5, 5, 64, 0});
     cases.push_back({2048, 300, channels, 15, 15, 0, 0});

@@ -7,6 +7,7 @@
 #include "convolution/border.hpp"
 #include "convolution/image_io.hpp"
 #include "convolution/reference.hpp"
+#include "convolution/variants.hpp"
 #include "ladder/convolve.hpp"
 #include "ladder/device.hpp"
 
@@ -14,11 +15,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <string_view>
 #include <vector>
 
 namespace ladder::test {
@@ -207,6 +210,25 @@ TEST(ConvolveArguments, BadArgumentsAreNamedBeforeAnythingRuns) {
             std::string::npos);
   EXPECT_EQ(msg([&] { convolve2d<float>(nullptr, 0, nullptr, 0, 0, 0, 1, mask, 3, 3, Border::zero); }),
             "");
+}
+
+// The 2D story past the course, in the order its step ratios assume: row reuse is measured against
+// the staged kernel it changes, and its clamp row against row reuse (the price of the policy).
+// Every tuning variant names a story rung listed before it.
+TEST(ConvolutionRegistry, StoryOrderAndVariantsTuneEarlierStoryRungs) {
+  std::vector<std::string_view> story;
+  for (const Rung2d& rung : registry_2d()) {
+    if (lab::in_story(rung.info.role))
+      story.push_back(rung.info.name);
+    if (rung.info.role == lab::Role::variant)
+      EXPECT_NE(std::find(story.begin(), story.end(), rung.info.variant_of), story.end())
+          << rung.info.name << " tunes '" << rung.info.variant_of << "', no earlier story rung";
+  }
+  const auto at = [&](std::string_view name) { return std::find(story.begin(), story.end(), name); };
+  ASSERT_NE(at("staged_v16"), story.end());
+  ASSERT_NE(at("row_reuse"), story.end());
+  EXPECT_EQ(at("row_reuse") - at("staged_v16"), 1);
+  EXPECT_EQ(at("row_reuse_clamp") - at("row_reuse"), 1);
 }
 
 } // namespace
