@@ -114,6 +114,8 @@ void gemm_f32(Trans trans_a, Trans trans_b, std::int64_t m, std::int64_t n, std:
   prm.ldc = ldc;
   const Schedule schedule{.group_m = 8, .splits = p.splits};
   switch (p.tile) {
+  case Tile::huge:
+    return launch_any_layout<HugeAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::large:
     return launch_any_layout<Large4Warps>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::wide:

@@ -7,7 +7,7 @@
 
 namespace ladder::gemm_detail {
 
-enum class Tile { large, wide, tall, wide_two, tall_two, small };
+enum class Tile { huge, large, wide, tall, wide_two, tall_two, small };
 
 struct TileShape {
   Tile tile;
@@ -20,10 +20,17 @@ struct TileShape {
   // `scalar_rate` relative to large there (3.798 ms; tall 3.485, wide 3.598, wide_two 3.681,
   // small 3.755, tall_two 3.816): tiles of 3 blocks per SM hide element loads best.
   double rate, scalar_rate;
+  // k a block's pipeline costs besides its k-loop (fill, drain, epilogue), in k units: three
+  // cp.async stages of the huge tile cost more on short k (8192 x 8192 x 128: 535.7 us against
+  // the large tile's 437.2).
+  double k_overhead = 96;
 };
 
 // The library's policies (gemm_policies.cuh), their shapes and relative rates.
-inline constexpr std::array<TileShape, 6> tile_shapes = {{
+// huge: the matmul ladder's async_copies rung, 4096^3 in 2.735 ms (0.98x cuBLAS) against the
+// large tile's 2.859; 4097 x 4095 x 4093 in 3.761 ms (ladder run matmul, H200, 2026-11-25).
+inline constexpr std::array<TileShape, 7> tile_shapes = {{
+    {Tile::huge, 256, 128, 1, 1.045, 1.01, 160},
     {Tile::large, 128, 128, 2, 1.00, 1.00},
     {Tile::wide, 64, 128, 3, 0.96, 1.055},
     {Tile::tall, 128, 64, 3, 0.91, 1.17},
@@ -40,14 +47,14 @@ struct Plan {
 
 // Each candidate (tile shape x split count) is scored by the fraction of the GPU's block slots
 // its last wave fills, the fraction of its tiles' area inside C, the tile's rate, and how much
-// of a block's time its k-loop is (k per block / (k per block + k_overhead): the pipeline's
-// fill and the epilogue weigh on short k); a split costs a little more (C scaled first, atomic
+// of a block's time its k-loop is (k per block / (k per block + the tile's k_overhead): the
+// pipeline's fill and the epilogue weigh on short k); a split costs a little more (C scaled first, atomic
 // adds) and needs at least min_split_k of k per block. `vector_loads`: the operands allow
 // 16-byte loads.
 inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
                  bool vector_loads = true) {
   constexpr std::int64_t min_split_k = 256, max_splits = 64;
-  constexpr double split_cost = 0.90, k_overhead = 96;
+  constexpr double split_cost = 0.90;
   Plan best;
   best.score = -1;
   for (const TileShape& t : tile_shapes) {
@@ -63,7 +70,7 @@ inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
       const std::int64_t waves = (blocks + slots - 1) / slots;
       const double fill = static_cast<double>(blocks) / static_cast<double>(waves * slots);
       const double k_block = static_cast<double>((k + splits - 1) / splits);
-      const double k_share = k_block / (k_block + k_overhead);
+      const double k_share = k_block / (k_block + t.k_overhead);
       const double score =
           fill * inside * rate * k_share * (splits > 1 ? split_cost : 1.0);
       if (score > best.score + 1e-9)

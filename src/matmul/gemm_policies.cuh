@@ -11,6 +11,7 @@ namespace ladder::gemm_detail {
 // The library's tiles (gemm_plan.hpp chooses between them; its rates are these tiles' measured
 // times). All run the steady k-loop (gemm_kernel.cuh): Nsight Compute put a tenth of the stall
 // samples of the loop before it at the per-step branches and the barrier.
+// The huge tile (256 x 128, cp.async in 3 stages) is HugeAsync3 below.
 // The large tile: 128 x 128, 4 warps of 64 x 64, 8 x 16 per thread (128 FMAs per 6 LDS.128),
 // two blocks per SM. H200, 4096^3: 2.858 ms = 0.94x cuBLAS, ahead of 256 x 128 with 8 warps
 // (2.935 ms), 128 x 256 (2.876) and 128 x 128 with 8 warps of 8 x 8 (2.979); `ladder tune
@@ -39,7 +40,9 @@ using HugeK16 = Policy<256, 128, 16, 4, 2, 16, 8, 2, true, 1, true>;
 using Wide256 = Policy<128, 256, 8, 2, 4, 8, 16, 2, true, 1, true>; // 8 warps of 64 x 64, 8 x 16
 using Large = Policy<128, 128, 8, 2, 4, 8, 8, 2, true, 2, true>; // 8 warps of 8 x 8
 // Asynchronous copies (cp.async) into 3 or 4 shared buffers (the matmul ladder's rung 13 and
-// its variants).
+// its variants). HugeAsync3 is the library's huge tile: 4096^3 in 2.735 ms = 0.98x cuBLAS
+// (84.5% of the measured FP32 peak), the fastest tile of all at that size (ladder run matmul,
+// H200, 2026-11-25).
 using HugeAsync3 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1>;
 using HugeAsync4 = Policy<256, 128, 8, 4, 2, 16, 8, 4, true, 1>;
 using Large4WarpsAsync3 = Policy<128, 128, 8, 2, 2, 8, 16, 3, true, 2>;

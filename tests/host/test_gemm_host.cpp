@@ -96,7 +96,9 @@ TEST(GemmPlan, LargeTilesForLargeSquaresNarrowTilesForNarrowMatrices) {
   using gemm_detail::Tile;
   const int h200_sms = 132;
   const auto big = plan(4096, 4096, 4096, h200_sms);
-  EXPECT_EQ(big.tile, Tile::large); // 32 x 32 tiles of 128 x 128, 2 per SM: 3.9 waves
+  EXPECT_EQ(big.tile, Tile::huge); // 16 x 32 tiles of 256 x 128, 1 per SM: 3.9 waves
+  // Short k: the three-stage pipeline's fill weighs; the two-buffer large tile wins.
+  EXPECT_EQ(plan(8192, 8192, 128, h200_sms).tile, Tile::large);
   EXPECT_EQ(big.splits, 1);
   // n = 64 (m = 64): half tiles, no split (k per block stays long).
   const auto tall = plan(65536, 64, 4096, h200_sms), wide = plan(64, 65536, 4096, h200_sms);
