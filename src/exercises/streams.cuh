@@ -49,6 +49,10 @@ enum class Hint {
                       // 32-byte loads only: the L2 side is the policy below)
   evict_first_policy, // createpolicy.fractional.L2::evict_first on loads and stores
   prefetch_256,       // loads .L1::no_allocate.L2::256B: the L2 fetches 256-byte blocks
+  in_order,           // plain ld/st.global.v4 through volatile asm: no cache hint, but the batch's
+                      // loads stay ahead of its stores where the compiler can prove them apart
+                      // (the in-place increment over one tile: constant offsets from one pointer,
+                      // where ptxas otherwise gives 8 or 16 quads a thread 28-32 registers)
 };
 
 template <int Threads, int Vectors, Schedule S = Schedule::grid_stride, Hint H = Hint::none>
@@ -110,6 +114,11 @@ template <Hint H> __device__ __forceinline__ uint4 load16(const uint4* p, std::u
                  : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                  : "l"(p)
                  : "memory");
+  } else if constexpr (H == Hint::in_order) {
+    asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p)
+                 : "memory");
   } else if constexpr (H == Hint::evict_first_policy) {
     asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
                  : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
@@ -131,6 +140,10 @@ __device__ __forceinline__ void store16(uint4* p, const uint4& v, std::uint64_t 
   } else if constexpr (H == Hint::no_allocate) {
     asm volatile("st.global.L1::no_allocate.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x),
                  "r"(v.y), "r"(v.z), "r"(v.w)
+                 : "memory");
+  } else if constexpr (H == Hint::in_order) {
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z),
+                 "r"(v.w)
                  : "memory");
   } else if constexpr (H == Hint::evict_first_policy) {
     asm volatile("st.global.L2::cache_hint.v4.u32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "r"(v.x),
@@ -212,9 +225,15 @@ struct IncrementOp {
   }
 };
 
-// c = a + b: quads [0, count) of the three arrays from `head` on, when the three share their
-// offset from 16-byte alignment; otherwise count = 0 and every element is a scalar.
-struct AddOp {
+// c = a + b: quads [0, count) of the three arrays from `head` on, `head` taken from c's alignment
+// so that every store is 16 bytes. An input that does not share c's offset from 16-byte alignment
+// (b = a + n in the study's one 2n buffer is 3 floats off a at n = 268435399) is read as four
+// 4-byte loads per quad (`a4` / `b4` false): a warp's 4 loads still cover the same 512 contiguous
+// bytes, so DRAM sees the same lines, against the former fallback of every element a scalar.
+// `Split` false: both inputs aligned with c (the flags unread), the kernel without the 4-byte
+// path and its registers (the tile-per-block add: 32 registers a thread against 48 with it). The
+// bulk engine copies 16-byte-aligned ranges only: its op keeps the scalar fallback (count = 0).
+template <bool Split> struct AddOpT {
   static constexpr int inputs = 2;
   struct Loaded {
     uint4 a, b;
@@ -223,11 +242,20 @@ struct AddOp {
   const float* b;
   float* c;
   std::int64_t n, head, count;
+  bool a4 = true, b4 = true; // a + head, b + head 16-byte aligned
 
   __host__ __device__ std::int64_t scalar_elements() const { return n - 4 * count; }
+  template <Hint H>
+  static __device__ __forceinline__ uint4 load(const float* p, bool aligned, std::int64_t k,
+                                               std::uint64_t policy) {
+    if (!Split || aligned)
+      return load16<H>(reinterpret_cast<const uint4*>(p) + k, policy);
+    const float* q = p + 4 * k;
+    return make_uint4(__float_as_uint(q[0]), __float_as_uint(q[1]), __float_as_uint(q[2]),
+                      __float_as_uint(q[3]));
+  }
   template <Hint H> __device__ Loaded load(std::int64_t k, std::uint64_t policy) const {
-    return {load16<H>(reinterpret_cast<const uint4*>(a + head) + k, policy),
-            load16<H>(reinterpret_cast<const uint4*>(b + head) + k, policy)};
+    return {load<H>(a + head, a4, k, policy), load<H>(b + head, b4, k, policy)};
   }
   __device__ uint4 finish(const Loaded& v) const {
     return make_uint4(sum(v.a.x, v.b.x), sum(v.a.y, v.b.y), sum(v.a.z, v.b.z), sum(v.a.w, v.b.w));
@@ -249,6 +277,8 @@ struct AddOp {
     return finish({slots[r], slots[slot_quads + r]});
   }
 };
+
+using AddOp = AddOpT<false>;
 
 // out[n - 1 - i] = in[i] along a ReversePlan: item k is output quad plan.first + k, built from
 // input quad p = plan.input_quad(k) (components Shift .. 3) and p + 1 (components 0 .. Shift - 1),
@@ -493,12 +523,19 @@ inline IncrementOp increment_op(float* a, std::int64_t n) {
   return {a, n, head, (n - head) / 4};
 }
 
-inline AddOp add_op(const float* a, const float* b, float* c, std::int64_t n) {
-  const auto offset = [](const void* p) { return (reinterpret_cast<std::uintptr_t>(p) / 4) % 4; };
-  if (offset(a) != offset(b) || offset(a) != offset(c))
-    return {a, b, c, n, 0, 0}; // no common alignment: every element a scalar
-  const std::int64_t head = elements_to_alignment(reinterpret_cast<std::uintptr_t>(a), n);
-  return {a, b, c, n, head, (n - head) / 4};
+// `split_inputs`: inputs off c's alignment are read 4 bytes at a time (the register engine);
+// false (the bulk engine): unless the three share their alignment, every element is a scalar.
+// Pointers that are not even 4-byte aligned are all scalars either way.
+inline AddOpT<true> add_op(const float* a, const float* b, float* c, std::int64_t n,
+                           bool split_inputs) {
+  const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+  const auto offset = [&](const void* p) { return (address(p) / 4) % 4; };
+  const bool whole_floats = (address(a) | address(b) | address(c)) % 4 == 0;
+  const bool shared = offset(a) == offset(b) && offset(a) == offset(c);
+  if (!whole_floats || (!shared && !split_inputs))
+    return {a, b, c, n, 0, 0}; // every element a scalar
+  const std::int64_t head = elements_to_alignment(address(c), n);
+  return {a, b, c, n, head, (n - head) / 4, offset(a) == offset(c), offset(b) == offset(c)};
 }
 
 // The reversal at the plan's shift (each a kernel of its own: the component selection is

@@ -54,6 +54,11 @@ constexpr std::string_view t1024 = "vector4 in 1024-thread blocks";
 constexpr std::string_view tile = "one block per 16 KiB tile (256 threads x 4 quads), no loop: the "
                                   "hardware hands out the blocks, not a persistent grid";
 constexpr std::string_view tile_x8 = "one block per 32 KiB tile (256 threads x 8 quads), no loop";
+constexpr std::string_view tile_x16 = "one block per 64 KiB tile (256 threads x 16 quads), the 16 "
+                                      "loads issued before any store (volatile asm): 16 in flight";
+constexpr std::string_view tile_x2 = "one block per 8 KiB tile (256 threads x 2 quads): twice the "
+                                     "blocks, each half as long";
+constexpr std::string_view tile_512t = "one block per 32 KiB tile (512 threads x 4 quads), no loop";
 constexpr std::string_view chunk = "resident grid, each block one contiguous chunk (1/grid of the "
                                    "array) in 16 KiB steps: long runs per block, not a grid-wide "
                                    "interleave";
@@ -74,6 +79,10 @@ constexpr std::string_view bulk_32k = "bulk copies of 32 KiB tiles, 3 in flight,
 
 using Tile = st::Registers<256, 4, st::Schedule::block_per_tile>;
 using TileX8 = st::Registers<256, 8, st::Schedule::block_per_tile>;
+// 16 quads a thread in flight: the loads kept ahead of the stores (Hint::in_order).
+using TileX16 = st::Registers<256, 16, st::Schedule::block_per_tile, st::Hint::in_order>;
+using TileX2 = st::Registers<256, 2, st::Schedule::block_per_tile>;
+using Tile512 = st::Registers<512, 4, st::Schedule::block_per_tile>;
 using Chunk = st::Registers<256, 4, st::Schedule::chunk_per_block>;
 using ChunkX8 = st::Registers<256, 8, st::Schedule::chunk_per_block>;
 using Streaming = st::Registers<256, 4, st::Schedule::grid_stride, st::Hint::streaming>;
@@ -146,6 +155,10 @@ template <class P> IncrementRung increment_rung(RungInfo info) {
 template <class P> IncrementRung increment_variant(std::string_view name, std::string_view idea) {
   return increment_rung<P>(variant_of("increment_vector4", name, idea));
 }
+template <class P>
+IncrementRung increment_tile_variant(std::string_view name, std::string_view idea) {
+  return increment_rung<P>(variant_of("increment_tile_per_block", name, idea));
+}
 
 void launch_increment_copy(float* a, float* to, std::int64_t n, cudaStream_t s) {
   LADDER_CUDA(cudaMemcpyAsync(to, a, static_cast<std::size_t>(n) * sizeof(float),
@@ -186,7 +199,6 @@ const IncrementRung increment_rungs[] = {
     increment_variant<st::Registers<128, 4>>("increment_vector4_128t", lever::t128),
     increment_variant<st::Registers<512, 4>>("increment_vector4_512t", lever::t512),
     increment_variant<st::Registers<1024, 4>>("increment_vector4_1024t", lever::t1024),
-    increment_variant<TileX8>("increment_tile_per_block_x8", lever::tile_x8),
     increment_variant<Chunk>("increment_chunk_per_block", lever::chunk),
     increment_variant<ChunkX8>("increment_chunk_per_block_x8", lever::chunk_x8),
     increment_variant<NoAllocate>("increment_vector4_no_allocate", lever::no_allocate),
@@ -195,11 +207,12 @@ const IncrementRung increment_rungs[] = {
     increment_variant<Bulk16k>("increment_bulk_16k", lever::bulk_16k),
     increment_variant<Bulk8k>("increment_bulk_8k", lever::bulk_8k),
     increment_variant<Bulk32k>("increment_bulk_32k", lever::bulk_32k),
+    // The story's last rung: vector4's walk with one block per tile and no loop.
     increment_rung<Tile>({.name = "increment_tile_per_block", .idea = lever::tile}),
-    increment_rung<st::Registers<512, 4, st::Schedule::block_per_tile>>(variant_of(
-        "increment_tile_per_block", "increment_tile_per_block_512t", "512-thread blocks, 32 KiB tiles")),
-    increment_rung<st::Registers<256, 16, st::Schedule::block_per_tile>>(variant_of(
-        "increment_tile_per_block", "increment_tile_per_block_x16", "16 quads a thread, 64 KiB tiles")),
+    increment_tile_variant<TileX8>("increment_tile_per_block_x8", lever::tile_x8),
+    increment_tile_variant<TileX16>("increment_tile_per_block_x16", lever::tile_x16),
+    increment_tile_variant<TileX2>("increment_tile_per_block_x2", lever::tile_x2),
+    increment_tile_variant<Tile512>("increment_tile_per_block_512t", lever::tile_512t),
     {.info = {.name = "increment_copy",
               .idea = "cudaMemcpy device to device of the same bytes: the bound",
               .role = Role::reference},
@@ -240,8 +253,15 @@ void launch_add_grid_stride(const float* a, const float* b, float* c, std::int64
 }
 template <class P>
 void launch_add(const float* a, const float* b, float* c, std::int64_t n, cudaStream_t s) {
-  if (n > 0)
-    st::launch<P>(st::add_op(a, b, c, n), s);
+  if (n == 0)
+    return;
+  // Inputs on c's alignment take the kernel without the 4-byte loads (fewer registers).
+  const auto op = st::add_op(a, b, c, n, !P::bulk);
+  if constexpr (!P::bulk) {
+    if (!op.a4 || !op.b4)
+      return st::launch<P>(op, s);
+  }
+  st::launch<P>(st::AddOp{op.a, op.b, op.c, op.n, op.head, op.count}, s);
 }
 template <class P> AddRung add_rung(RungInfo info) {
   return {.info = shaped<P, st::AddOp>(info), .unsupported = any_n, .launch = launch_add<P>};
@@ -272,9 +292,9 @@ const AddRung add_rungs[] = {
      .unsupported = any_n,
      .launch = launch_add_grid_stride},
     add_rung<Vector4>({.name = "add_vector4",
-                       .idea = "16-byte float4 accesses on all three arrays (scalar head and "
-                               "tail; all scalar unless the three share their alignment), four "
-                               "in flight per thread"}),
+                       .idea = "16-byte float4 stores to c and loads from the inputs that "
+                               "share its alignment (four 4-byte loads a quad from one that does "
+                               "not; scalar head and tail), four in flight per thread"}),
     add_variant<st::Registers<256, 8>>("add_vector4_x8", lever::x8),
     add_variant<st::Registers<512, 4>>("add_vector4_512t", lever::t512),
     add_variant<Chunk>("add_chunk_per_block", lever::chunk),
