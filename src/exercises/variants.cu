@@ -59,6 +59,11 @@ constexpr std::string_view tile_x16 = "one block per 64 KiB tile (256 threads x 
 constexpr std::string_view tile_x2 = "one block per 8 KiB tile (256 threads x 2 quads): twice the "
                                      "blocks, each half as long";
 constexpr std::string_view tile_512t = "one block per 32 KiB tile (512 threads x 4 quads), no loop";
+constexpr std::string_view tile_128t = "one block per 8 KiB tile (128 threads x 4 quads): more, "
+                                       "shorter blocks resident per SM";
+constexpr std::string_view tile_1024t_x2 = "one block per 32 KiB tile (1024 threads x 2 quads)";
+constexpr std::string_view tile_in_order = "the 16 KiB tile with the loads kept ahead of the "
+                                           "stores in the order written (volatile asm)";
 constexpr std::string_view chunk = "resident grid, each block one contiguous chunk (1/grid of the "
                                    "array) in 16 KiB steps: long runs per block, not a grid-wide "
                                    "interleave";
@@ -83,6 +88,9 @@ using TileX8 = st::Registers<256, 8, st::Schedule::block_per_tile>;
 using TileX16 = st::Registers<256, 16, st::Schedule::block_per_tile, st::Hint::in_order>;
 using TileX2 = st::Registers<256, 2, st::Schedule::block_per_tile>;
 using Tile512 = st::Registers<512, 4, st::Schedule::block_per_tile>;
+using Tile128 = st::Registers<128, 4, st::Schedule::block_per_tile>;
+using Tile1024X2 = st::Registers<1024, 2, st::Schedule::block_per_tile>;
+using TileInOrder = st::Registers<256, 4, st::Schedule::block_per_tile, st::Hint::in_order>;
 using Chunk = st::Registers<256, 4, st::Schedule::chunk_per_block>;
 using ChunkX8 = st::Registers<256, 8, st::Schedule::chunk_per_block>;
 using Streaming = st::Registers<256, 4, st::Schedule::grid_stride, st::Hint::streaming>;
@@ -213,6 +221,9 @@ const IncrementRung increment_rungs[] = {
     increment_tile_variant<TileX16>("increment_tile_per_block_x16", lever::tile_x16),
     increment_tile_variant<TileX2>("increment_tile_per_block_x2", lever::tile_x2),
     increment_tile_variant<Tile512>("increment_tile_per_block_512t", lever::tile_512t),
+    increment_tile_variant<Tile128>("increment_tile_per_block_128t", lever::tile_128t),
+    increment_tile_variant<Tile1024X2>("increment_tile_per_block_1024t_x2", lever::tile_1024t_x2),
+    increment_tile_variant<TileInOrder>("increment_tile_per_block_in_order", lever::tile_in_order),
     {.info = {.name = "increment_copy",
               .idea = "cudaMemcpy device to device of the same bytes: the bound",
               .role = Role::reference},

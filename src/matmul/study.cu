@@ -34,6 +34,7 @@ std::vector<Case> cases(const RunContext& ctx) {
     for (const auto& size : ctx.options.sizes)
       out.push_back({parse_extent3(size, "--size"), ""});
     out.front().headline = true;
+    out.front().all_transposes = true; // the first size also gives the A^T, B^T and both tables
   } else if (ctx.options.small) {
     out = {{{128, 128, 128}, "small", true},
            {{100, 100, 100}, "the course's 100 x 100 boundary-check example"},
@@ -284,7 +285,7 @@ const Study& study() {
       .rungs = registry_infos<registry>,
       .run = run,
       .check_size = check_size,
-      .size_syntax = "MxNxK or N (a cube)"};
+      .size_syntax = "MxNxK or N (a cube); the first size also gets the transposed tables"};
   return s;
 }
 
