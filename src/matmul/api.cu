@@ -119,9 +119,9 @@ void gemm_f32(Trans trans_a, Trans trans_b, std::int64_t m, std::int64_t n, std:
   case Tile::large:
     return launch_any_layout<Large4Warps>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::wide:
-    return launch_any_layout<Wide>(prm, !a_t, b_t, vector_loads, schedule, stream);
+    return launch_any_layout<WideAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::tall:
-    return launch_any_layout<Tall>(prm, !a_t, b_t, vector_loads, schedule, stream);
+    return launch_any_layout<TallAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::wide_two:
     return launch_any_layout<WideTwo>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::tall_two:

@@ -29,11 +29,15 @@ struct TileShape {
 // The library's policies (gemm_policies.cuh), their shapes and relative rates.
 // huge: the matmul ladder's async_copies rung, 4096^3 in 2.735 ms (0.98x cuBLAS) against the
 // large tile's 2.859; 4097 x 4095 x 4093 in 3.761 ms (ladder run matmul, H200, 2026-11-25).
+// wide and tall: their cp.async tiles (WideAsync3, TallAsync3), from `ladder tune matmul` (H200,
+// 2026-11-25; the large tile 2.879 ms at 4096^3 and 3.839 ms at 4097 x 4095 x 4093): wide 2.907
+// and 3.274 ms, tall 3.031 and 3.248 ms; a little more k overhead than the large tile's (three
+// stages to fill), so that short k (8192 x 8192 x 128) keeps the large tile.
 inline constexpr std::array<TileShape, 7> tile_shapes = {{
     {Tile::huge, 256, 128, 1, 1.045, 1.01, 160},
     {Tile::large, 128, 128, 2, 1.00, 1.00},
-    {Tile::wide, 64, 128, 3, 0.96, 1.055},
-    {Tile::tall, 128, 64, 3, 0.91, 1.17},
+    {Tile::wide, 64, 128, 3, 0.99, 1.17, 104},
+    {Tile::tall, 128, 64, 3, 0.95, 1.18, 104},
     {Tile::wide_two, 64, 128, 2, 0.87, 1.03},
     {Tile::tall_two, 128, 64, 2, 0.88, 0.995},
     {Tile::small, 64, 64, 4, 0.85, 1.01},

@@ -18,8 +18,10 @@ namespace ladder::gemm_detail {
 // matmul`, 2026-11-25.
 using Large4Warps = Policy<128, 128, 8, 2, 2, 8, 16, 2, true, 2, true>;
 // Half tiles for a narrow side (n or m of about 64), too few large tiles to fill the GPU, or
-// element loads (3 blocks per SM hide them best: 4097 x 4095 x 4093 in 3.485 ms with Tall
-// against 3.798 with the large tile).
+// element loads (3 blocks per SM hide them best). The library's are their cp.async versions
+// (WideAsync3, TallAsync3 below): 4097 x 4095 x 4093 in 3.274 and 3.248 ms against 3.602 and
+// 3.489 ms with these, 1000^3 in 75.2 us against 86.4 (wide), 65536 x 64 x 4096 in 824 us
+// against 962.5 (tall); `ladder tune matmul`, H200, 2026-11-25.
 using Wide = Policy<64, 128, 8, 2, 2, 8, 8, 2, true, 3, true>; // 4 warps of 32 x 64
 using Tall = Policy<128, 64, 8, 2, 2, 8, 8, 2, true, 3, true>; // 4 warps of 64 x 32
 // The same at two blocks per SM (up to 255 registers a thread): 64 x 65536 x 4096 in 830.8 us
@@ -48,5 +50,7 @@ using HugeAsync4 = Policy<256, 128, 8, 4, 2, 16, 8, 4, true, 1>;
 using Large4WarpsAsync3 = Policy<128, 128, 8, 2, 2, 8, 16, 3, true, 2>;
 using WideAsync3 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3>;
 using TallAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 3>;
+using WideTwoAsync3 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 2>;
+using TallTwoAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 2>;
 
 } // namespace ladder::gemm_detail

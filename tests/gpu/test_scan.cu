@@ -17,9 +17,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <random>
 #include <span>
+#include <string>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -597,6 +599,100 @@ TEST(Compact, ReduceAheadManyRowsOnAFewBlocks) {
         EXPECT_EQ(lab::scan::compare_exact<std::int32_t>(to_host(dst, static_cast<std::int64_t>(expected.size()), nullptr), expected), "")
             << "n = " << n << ", " << blocks << " blocks" << (in_place ? ", in place" : "");
       }
+}
+
+// The reduce-ahead compaction's write-outs (staged: compacted in shared memory, a scalar head to
+// out's next 16-byte boundary, 16-byte stores, a scalar tail; scalar: element stores) past 2^22
+// elements (a few tiles on 2 or 3 blocks under --small), against std::copy_if: every alignment
+// of out (head lengths 0 to 16 / sizeof(T) - 1), in place, tiles that keep everything or nothing,
+// and nothing written outside the kept elements.
+enum class Keep { random, all, none, runs_of_tiles, odd_runs };
+
+template <class T> std::vector<T> keep_pattern(std::int64_t n, Keep keep, std::int64_t tile, std::uint64_t seed) {
+  std::vector<T> host(static_cast<std::size_t>(n));
+  std::uint64_t state = seed;
+  auto random = [&state] { // splitmix64: cheap enough for 2^22 elements per case
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::uint64_t bits = random();
+    bool kept = false;
+    switch (keep) {
+    case Keep::random: kept = bits & 1; break;
+    case Keep::all: kept = true; break;
+    case Keep::none: kept = false; break;
+    case Keep::runs_of_tiles: kept = (i / tile) % 3 != 1; break;      // whole tiles kept or not
+    case Keep::odd_runs: kept = (i / (tile / 2 + 1)) % 2 == 0; break; // runs across tile edges
+    }
+    const int v = 1 + static_cast<int>((bits >> 1) % 1000);
+    host[static_cast<std::size_t>(i)] = kept ? T(v) : std::is_signed_v<T> ? T(-v) : T(0);
+  }
+  return host;
+}
+
+template <class T, class Shape> void check_reduce_ahead_write_out(const char* shape, bool every_size) {
+  namespace impl = ladder::detail::compact_impl;
+  constexpr std::int64_t items = Shape::template items<T>;
+  constexpr int width = 16 / sizeof(T);
+  lab::Stream stream;
+  const std::int64_t max_blocks = small_mode() ? 3 : 0;
+  const std::int64_t large = small_mode() ? 4 * items : std::int64_t{1} << 22;
+  std::vector<std::int64_t> sizes = {large + 1, large + 5 * items / 2 + 7};
+  if (every_size)
+    sizes.insert(sizes.end(), {large, large + items - 1});
+  for (const std::int64_t n : sizes)
+    for (const Keep keep : {Keep::random, Keep::all, Keep::none, Keep::runs_of_tiles, Keep::odd_runs})
+      for (int offset = -1; offset < width; ++offset) { // -1: in place
+        if (keep != Keep::random && offset > 1) // every head length once per size is enough
+          continue;
+        const bool in_place = offset < 0;
+        const std::int64_t slack = 2 * width;
+        DeviceBuffer<T> in(n), out(n + slack);
+        DeviceBuffer<std::int64_t> count(1);
+        const auto host_in = keep_pattern<T>(n, keep, items, lab::fresh_seed());
+        std::vector<T> expected;
+        std::copy_if(host_in.begin(), host_in.end(), std::back_inserter(expected), [](T x) { return x > T(0); });
+        ASSERT_EQ(cudaMemcpyAsync(in.data(), host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream), cudaSuccess);
+        lab::poison(out.data(), out.bytes(), stream);
+        lab::poison(count.data(), count.bytes(), stream);
+        T* dst = in_place ? in.data() : out.data() + offset;
+        const std::string where = std::string(shape) + ", n = " + std::to_string(n) + ", pattern " +
+                                  std::to_string(static_cast<int>(keep)) +
+                                  (in_place ? ", in place" : ", out offset " + std::to_string(offset));
+        ASSERT_TRUE((impl::launch_ahead<T, Shape>(in.data(), dst, n, KeepPositive{}, count.data(), stream.get(),
+                                                  max_blocks)))
+            << where;
+        ASSERT_EQ(cudaGetLastError(), cudaSuccess) << where;
+        ASSERT_EQ(to_host(count.data(), 1, stream)[0], static_cast<std::int64_t>(expected.size())) << where;
+        const auto kept = static_cast<std::int64_t>(expected.size());
+        EXPECT_EQ(lab::scan::compare_exact<T>(to_host(dst, kept, stream), expected), "") << where;
+        if (!in_place) { // the poison before and after the kept elements is intact
+          const auto all = to_host(out.data(), n + slack, stream);
+          std::vector<unsigned char> poison(sizeof(T), 0xFF);
+          for (std::int64_t i = 0; i < n + slack; ++i)
+            if (i < offset || i >= offset + kept) {
+              ASSERT_EQ(std::memcmp(&all[static_cast<std::size_t>(i)], poison.data(), sizeof(T)), 0)
+                  << where << ": wrote element " << i - offset << " of out";
+            }
+        }
+      }
+}
+
+TEST(Compact, ReduceAheadWriteOutsAtEveryAlignment) {
+  namespace impl = ladder::detail::compact_impl;
+  using impl::AheadShape, impl::WriteOut;
+  check_reduce_ahead_write_out<std::int32_t, impl::LibraryAheadShape>("library shape", true);
+  check_reduce_ahead_write_out<double, impl::LibraryAheadShape>("library shape", true);
+  check_reduce_ahead_write_out<std::int64_t, impl::LibraryAheadShape>("library shape", false);
+  check_reduce_ahead_write_out<float, AheadShape<256, 8, 3, 2, WriteOut::staged_streaming>>(
+      "staged_streaming 256", false);
+  check_reduce_ahead_write_out<std::uint32_t, AheadShape<256, 4, 4, 1, WriteOut::staged>>(
+      "staged 256x4 s4 r1", false);
+  check_reduce_ahead_write_out<std::int32_t, AheadShape<512, 8, 3, 2, WriteOut::scalar>>("scalar", false);
+  check_reduce_ahead_write_out<double, AheadShape<256, 8, 3, 2, WriteOut::scalar>>("scalar", false);
 }
 
 TEST(Compact, AsyncCountStaysOnTheDeviceAndZeroIsANoOp) {

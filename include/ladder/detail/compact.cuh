@@ -13,7 +13,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 namespace ladder {
 
@@ -128,15 +131,36 @@ void launch(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t* count,
 // --- the reduce-ahead schedule (the one behind the scan's large inputs, src/scan/reduce_ahead_scan.cuh)
 // A grid that fits on the GPU at once (cooperative launch) walks the tiles in rows of G = gridDim.x
 // tiles; block b owns tiles k G + b. Each block keeps a ring of Stages tiles in shared memory,
-// filled by the bulk copy engine, and counts the kept elements of tile k + Ahead (its predicate
-// bits kept in shared memory, its count published) right after it has written out tile k. A
-// tile's output offset is the one of the block's previous tile plus the G counts published in
-// between: they were published Ahead rows earlier, so a block almost never waits, and while it
-// writes one tile the copies of its next ones are in flight. The predicate runs once per element.
-template <int Threads, int Accesses, int Stages, int Ahead> struct AheadShape {
+// filled by the bulk copy engine, and counts the kept elements of tile k + Ahead (and publishes
+// the count) right after it has written out tile k. A tile's output offset is the one of the
+// block's previous tile plus the G counts published in between: they were published Ahead rows
+// earlier, so a block almost never waits, and while it writes one tile the copies of its next ones
+// are in flight. The predicate runs once per element.
+//
+// How a tile's kept elements reach memory (WriteOut):
+// - scalar: the count pass keeps the predicate bits; the write pass reads the tile again and each
+//   lane stores its kept elements one by one where they go. Up to 16 / sizeof(T) partial store
+//   instructions per 16-byte access, scattered over a warp's 512 bytes: many more store
+//   instructions and L2 write requests than bytes (H200, 2^28 int32: 685.5 us, CUB 599.5 us).
+// - staged: the count pass, which has the tile's values in registers, also compacts them in place
+//   to the front of their stage (their tile-local offsets from one warp scan of per-access counts
+//   packed into one word, and the warps' counts); the write pass copies that run out as aligned
+//   16-byte stores (a scalar head up to the first 16-byte boundary of out, a scalar tail), so a
+//   warp store instruction writes 512 contiguous bytes: the scheme of CUB's two-phase scatter with
+//   vector stores. The write pass no longer re-reads the whole tile nor scans, and a tile takes
+//   three barriers instead of five.
+// - staged_streaming: the same with evict-first (st.global.cs) stores (the output is not read
+//   again here).
+enum class WriteOut { scalar, staged, staged_streaming };
+
+template <int Threads, int Accesses, int Stages, int Ahead, WriteOut Out = WriteOut::staged>
+struct AheadShape {
   static constexpr int threads = Threads, accesses = Accesses, stages = Stages, ahead = Ahead;
+  static constexpr WriteOut write_out = Out;
   static constexpr int warps = Threads / 32;
-  static_assert(Ahead >= 1 && Ahead < Stages, "the ring holds the tile written and those counted ahead");
+  static_assert(Threads % 32 == 0 && warps <= 32, "one warp scans the warps' counts");
+  static_assert(Ahead >= 1 && Ahead < Stages,
+                "the ring holds the tile written and those counted ahead");
   template <class T> static constexpr int width = 16 / static_cast<int>(sizeof(T));
   template <class T> static constexpr int per_warp = 32 * Accesses * width<T>;
   template <class T> static constexpr int items = warps * per_warp<T>;
@@ -145,11 +169,99 @@ template <int Threads, int Accesses, int Stages, int Ahead> struct AheadShape {
 };
 
 // 512 threads, 8 16-byte accesses each (64 KB tiles: 16384 4-byte or 8192 8-byte elements), 3
-// stages (192 KB of shared memory, one block per SM on Hopper), counted 2 rows ahead: the shape of
-// the library's reduce-ahead scan.
-using LibraryAheadShape = AheadShape<512, 8, 3, 2>;
+// stages (192 KB of shared memory, one block per SM on Hopper), counted 2 rows ahead, staged
+// write-out: the shape of the library's reduce-ahead scan.
+using LibraryAheadShape = AheadShape<512, 8, 3, 2, WriteOut::staged>;
 // From this many elements (and 16-byte aligned pointers) compaction takes the reduce-ahead kernel.
 inline constexpr std::int64_t reduce_ahead_min = std::int64_t{1} << 22;
+
+// A lane's kept counts of its A accesses, one bit field each, so that one warp scan of a word
+// gives all A offsets (a field holds up to a warp's 32 W elements of one access, and the
+// difference of the inclusive and the own word never borrows across fields).
+template <int A, int W> struct PackedCounts {
+  static constexpr int field_bits = 32 * W < 256 ? 8 : 16;
+  static constexpr int per_word = 64 / field_bits;
+  static constexpr int words = (A + per_word - 1) / per_word;
+  using Word = std::conditional_t<(A * field_bits <= 32), unsigned, unsigned long long>;
+  static constexpr Word field_mask = (Word{1} << field_bits) - 1;
+
+  // offsets[j]: the kept elements of the warp segment before this lane's access j; returns the
+  // warp segment's kept elements, in every lane.
+  __device__ __forceinline__ static int scan(const unsigned (&bits)[A], int lane,
+                                             int (&offsets)[A]) {
+    Word own[words] = {}, inclusive[words], total[words];
+#pragma unroll
+    for (int j = 0; j < A; ++j)
+      own[j / per_word] |= static_cast<Word>(__popc(bits[j])) << (j % per_word * field_bits);
+#pragma unroll
+    for (int w = 0; w < words; ++w) {
+      inclusive[w] = lb::warp_inclusive_scan(own[w], lane);
+      total[w] = __shfl_sync(lb::full_mask, inclusive[w], 31);
+    }
+    int running = 0;
+#pragma unroll
+    for (int j = 0; j < A; ++j) {
+      const int shift = j % per_word * field_bits;
+      offsets[j] =
+          running +
+          static_cast<int>(((inclusive[j / per_word] - own[j / per_word]) >> shift) & field_mask);
+      running += static_cast<int>((total[j / per_word] >> shift) & field_mask);
+    }
+    return running;
+  }
+};
+
+// Block-wide: writes the `count` elements of the shared run src[0, count) (16-byte aligned) to
+// dst[0, count): scalar stores up to the first 16-byte boundary of dst and after the last, aligned
+// 16-byte stores in between. Their source starts `head` elements past a 16-byte boundary of src:
+// each 16-byte store takes its elements from two aligned 16-byte shared loads.
+template <int Threads, int A, bool Streaming, class T>
+__device__ __forceinline__ void store_run(const T* src, T* dst, int count) {
+  constexpr int W = 16 / static_cast<int>(sizeof(T));
+  using Vec = lb::Access<T, W>;
+  static_assert(sizeof(Vec) == 16);
+  const int misaligned = static_cast<int>(reinterpret_cast<std::uintptr_t>(dst) / sizeof(T) % W);
+  const int head = std::min(count, (W - misaligned) % W);
+  const int vectors = (count - head) / W;
+  const int tail_from = head + vectors * W, tail = count - tail_from;
+  if (threadIdx.x < head)
+    dst[threadIdx.x] = src[threadIdx.x];
+  if (static_cast<int>(threadIdx.x) >= Threads - tail) { // the last warp: often idle in the middle
+    const int i = tail_from + static_cast<int>(threadIdx.x) - (Threads - tail);
+    dst[i] = src[i];
+  }
+  const Vec* from = reinterpret_cast<const Vec*>(src);
+  Vec* to = reinterpret_cast<Vec*>(dst + head);
+  auto middle = [&](auto shift) {
+    constexpr int D = decltype(shift)::value; // = head: vector i is elements D + W i ...
+#pragma unroll
+    for (int r = 0; r < A; ++r) {
+      const int i = static_cast<int>(threadIdx.x) + r * Threads;
+      if (i < vectors) {
+        Vec v;
+        if constexpr (D == 0) {
+          v = from[i];
+        } else {
+          const Vec a = from[i], b = from[i + 1]; // b ends at or before element count - 1 + W - D
+#pragma unroll
+          for (int e = 0; e < W; ++e)
+            v.v[e] = e + D < W ? a.v[e + D] : b.v[e + D - W];
+        }
+        if constexpr (Streaming) {
+          uint4 raw;
+          std::memcpy(&raw, &v, 16);
+          __stcs(reinterpret_cast<uint4*>(to + i), raw);
+        } else {
+          to[i] = v;
+        }
+      }
+    }
+  };
+  // head is uniform over the block: one branch, each case with its shifts known at compile time.
+  [&]<int... D>(std::integer_sequence<int, D...>) {
+    ((head == D ? (middle(std::integral_constant<int, D>{}), 0) : 0), ...);
+  }(std::make_integer_sequence<int, W>{});
+}
 
 template <class T, class Shape, class Pred>
 __global__ void __launch_bounds__(Shape::threads)
@@ -158,14 +270,17 @@ __global__ void __launch_bounds__(Shape::threads)
   constexpr int S = Shape::stages, R = Shape::ahead, A = Shape::accesses, Warps = Shape::warps;
   constexpr int W = Shape::template width<T>, PerWarp = Shape::template per_warp<T>;
   constexpr int Items = Shape::template items<T>;
+  constexpr bool Staged = Shape::write_out != WriteOut::scalar;
   static_assert(A * W <= 32, "one 32-bit mask of predicate bits per thread and tile");
   using Vec = lb::Access<T, W>;
   extern __shared__ __align__(128) unsigned char compact_stages[];
   __shared__ alignas(8) std::uint64_t s_bar[S];
-  __shared__ unsigned s_mask[S][Shape::threads]; // predicate bits: bit j W + k = access j, element k
+  // scalar: the predicate bits of the tiles counted ahead, bit j W + k = access j, element k
+  __shared__ unsigned s_mask[Staged ? 1 : S][Staged ? 1 : Shape::threads];
   __shared__ int s_warp_counts[S][Warps];
-  __shared__ std::int64_t s_partial[Warps];
-  __shared__ std::int64_t s_base[Warps];
+  __shared__ int s_tile_count[S];
+  __shared__ std::int64_t s_partial[2][Warps]; // double-buffered: one barrier per window_sum
+  __shared__ std::int64_t s_base[Staged ? 1 : Warps];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::int64_t grid = gridDim.x, block = blockIdx.x;
   const auto status = lb::PackedCount62::at(static_cast<unsigned char*>(scratch) + lb::counter_bytes);
@@ -187,7 +302,7 @@ __global__ void __launch_bounds__(Shape::threads)
     T* dst = stage_data(s);
     if (bulk::available && is_full(t)) {
       if (threadIdx.x == 0) {
-        bulk::fence_proxy_async_shared(); // the stage was last read through the generic proxy
+        bulk::fence_proxy_async_shared(); // the stage was last accessed through the generic proxy
         bulk::load(dst, in + t * Items, Items * sizeof(T), &s_bar[s]);
       }
     } else if (is_full(t)) { // built below sm_90: the threads copy the tile themselves
@@ -208,23 +323,43 @@ __global__ void __launch_bounds__(Shape::threads)
       __syncthreads();
     }
   };
-  // Evaluates the predicate on the tile in stage s, keeps the bits, publishes the tile's count.
-  auto count_and_publish = [&](std::int64_t t, int s) {
+  // This lane's predicate bits of the tile in stage s, per access (bit k: element k), and its
+  // values. Only the last tile is partial: the others skip the index tests.
+  auto evaluate = [&](std::int64_t t, int s, Vec (&v)[A], unsigned (&bits)[A]) {
     const Vec* seg = segment_of(s);
-    const std::int64_t first = t * Items + static_cast<std::int64_t>(warp) * PerWarp;
-    const bool full = is_full(t);
+#pragma unroll
+    for (int j = 0; j < A; ++j)
+      v[j] = seg[j * 32 + lane];
+#pragma unroll
+    for (int j = 0; j < A; ++j)
+      bits[j] = 0;
+    if (is_full(t)) {
+#pragma unroll
+      for (int j = 0; j < A; ++j)
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          if (pred(v[j].v[k]))
+            bits[j] |= 1u << k;
+    } else {
+      const std::int64_t first = t * Items + static_cast<std::int64_t>(warp) * PerWarp;
+#pragma unroll
+      for (int j = 0; j < A; ++j)
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          if (first + static_cast<std::int64_t>(j * 32 + lane) * W + k < n && pred(v[j].v[k]))
+            bits[j] |= 1u << k;
+    }
+  };
+  // scalar: evaluates the predicate on the tile in stage s, keeps the bits, publishes the count.
+  auto count_and_publish = [&](std::int64_t t, int s) {
+    Vec v[A];
+    unsigned bits[A];
+    evaluate(t, s, v, bits);
     unsigned mask = 0;
 #pragma unroll
-    for (int j = 0; j < A; ++j) {
-      const Vec v = seg[j * 32 + lane];
-#pragma unroll
-      for (int k = 0; k < W; ++k) {
-        const std::int64_t i = first + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-        if ((full || i < n) && pred(v.v[k]))
-          mask |= 1u << (j * W + k);
-      }
-    }
-    s_mask[s][threadIdx.x] = mask;
+    for (int j = 0; j < A; ++j)
+      mask |= bits[j] << (j * W);
+    s_mask[Staged ? 0 : s][Staged ? 0 : threadIdx.x] = mask;
     const int warp_count = lb::warp_sum(__popc(mask));
     if (lane == 0)
       s_warp_counts[s][warp] = warp_count;
@@ -236,7 +371,49 @@ __global__ void __launch_bounds__(Shape::threads)
         status.publish(t, lb::flag_aggregate, tile_count);
     }
   };
-  // The sum of the published counts of tiles [from, from + number), in every thread.
+  // staged: evaluates the predicate on the tile in stage s, publishes its count, and compacts its
+  // kept elements in place to the front of the stage. The barrier orders every read of the stage
+  // (all values are in registers then) before the compacting writes.
+  auto count_stage_and_publish = [&](std::int64_t t, int s) {
+    Vec v[A];
+    unsigned bits[A];
+    evaluate(t, s, v, bits);
+    int at[A];
+    const int warp_count = PackedCounts<A, W>::scan(bits, lane, at);
+    if (lane == 0)
+      s_warp_counts[s][warp] = warp_count;
+    __syncthreads();
+    const int counted = lane < Warps ? s_warp_counts[s][lane] : 0;
+    const int warp_base = lb::warp_sum(lane < warp ? counted : 0);
+    if (warp == 0) {
+      const int tile_count = lb::warp_sum(counted);
+      if (lane == 0) {
+        status.publish(t, lb::flag_aggregate, tile_count);
+        s_tile_count[s] = tile_count;
+      }
+    }
+    T* run = stage_data(s) + warp_base;
+#pragma unroll
+    for (int j = 0; j < A; ++j) {
+      int to = at[j];
+#pragma unroll
+      for (int e = 0; e < W; ++e)
+        if (bits[j] & (1u << e))
+          run[to++] = v[j].v[e];
+    }
+    // Orders these generic writes before the bulk copy that refills the stage (issued by thread 0
+    // after a barrier), as writers of a buffer that the async proxy uses next must.
+    bulk::fence_proxy_async_shared();
+  };
+  auto count_tile = [&](std::int64_t t, int s) {
+    if constexpr (Staged)
+      count_stage_and_publish(t, s);
+    else
+      count_and_publish(t, s);
+  };
+  // The sum of the published counts of tiles [from, from + number), in every thread. Its barrier
+  // also orders the compacting writes of count_stage_and_publish before the write pass's reads.
+  int window_parity = 0;
   auto window_sum = [&](std::int64_t from, std::int64_t number) {
     std::int64_t part = 0;
     for (std::int64_t i = threadIdx.x; i < number; i += Shape::threads) {
@@ -250,11 +427,14 @@ __global__ void __launch_bounds__(Shape::threads)
       part += value;
     }
     part = lb::warp_sum(part);
-    __syncthreads(); // s_partial is free (the previous window's readers are done)
+    // Buffer p was last read by the window_sum two calls ago: a barrier of the one in between
+    // separates those reads from these writes.
+    std::int64_t* partial = s_partial[window_parity];
+    window_parity ^= 1;
     if (lane == 0)
-      s_partial[warp] = part;
+      partial[warp] = part;
     __syncthreads();
-    return lb::warp_sum(lane < Warps ? s_partial[lane] : std::int64_t{0});
+    return lb::warp_sum(lane < Warps ? partial[lane] : std::int64_t{0});
   };
 
   for (int s = 0; s < S; ++s)
@@ -262,7 +442,7 @@ __global__ void __launch_bounds__(Shape::threads)
   for (int s = 0; s < R; ++s)
     if (tile_of(s) < tiles) {
       wait_filled(tile_of(s), s);
-      count_and_publish(tile_of(s), s);
+      count_tile(tile_of(s), s);
     }
 
   std::int64_t before_tile = 0; // kept elements before tile t_{k-1}, then before t_k
@@ -270,44 +450,52 @@ __global__ void __launch_bounds__(Shape::threads)
     const std::int64_t t = tile_of(k);
     const int s = static_cast<int>(k % S);
     before_tile = k == 0 ? window_sum(0, block) : before_tile + window_sum(tile_of(k - 1), grid);
-    if (warp == 0) {
-      std::int64_t tile_count;
-      const std::int64_t before = lb::warp_exclusive_scan(
-          lane < Warps ? static_cast<std::int64_t>(s_warp_counts[s][lane]) : std::int64_t{0}, lane,
-          tile_count);
-      if (lane < Warps)
-        s_base[lane] = before_tile + before;
-      if (lane == 0 && t == tiles - 1)
-        *count = before_tile + tile_count;
-    }
-    __syncthreads();
-    // Each access's kept elements go right after those of the lanes before it, and the access
-    // after it continues from the warp's running total.
-    const unsigned mask = s_mask[s][threadIdx.x];
-    const Vec* seg = segment_of(s);
-    std::int64_t at_access = s_base[warp];
-#pragma unroll
-    for (int j = 0; j < A; ++j) {
-      const unsigned bits = (mask >> (j * W)) & ((1u << W) - 1u);
-      int total;
-      const int before = lb::warp_exclusive_scan(__popc(bits), lane, total);
-      if (bits) {
-        const Vec v = seg[j * 32 + lane];
-        std::int64_t at = at_access + before;
-#pragma unroll
-        for (int e = 0; e < W; ++e)
-          if (bits & (1u << e))
-            out[at++] = v.v[e];
+    if constexpr (Staged) {
+      const int kept = s_tile_count[s];
+      if (threadIdx.x == 0 && t == tiles - 1)
+        *count = before_tile + kept;
+      store_run<Shape::threads, A, Shape::write_out == WriteOut::staged_streaming>(
+          stage_data(s), out + before_tile, kept);
+    } else {
+      if (warp == 0) {
+        std::int64_t tile_count;
+        const std::int64_t before = lb::warp_exclusive_scan(
+            lane < Warps ? static_cast<std::int64_t>(s_warp_counts[s][lane]) : std::int64_t{0},
+            lane, tile_count);
+        if (lane < Warps)
+          s_base[lane] = before_tile + before;
+        if (lane == 0 && t == tiles - 1)
+          *count = before_tile + tile_count;
       }
-      at_access += total;
+      __syncthreads();
+      // Each access's kept elements go right after those of the lanes before it, and the access
+      // after it continues from the warp's running total.
+      const unsigned mask = s_mask[Staged ? 0 : s][Staged ? 0 : threadIdx.x];
+      const Vec* seg = segment_of(s);
+      std::int64_t at_access = s_base[warp];
+#pragma unroll
+      for (int j = 0; j < A; ++j) {
+        const unsigned bits = (mask >> (j * W)) & ((1u << W) - 1u);
+        int total;
+        const int before = lb::warp_exclusive_scan(__popc(bits), lane, total);
+        if (bits) {
+          const Vec v = seg[j * 32 + lane];
+          std::int64_t at = at_access + before;
+#pragma unroll
+          for (int e = 0; e < W; ++e)
+            if (bits & (1u << e))
+              out[at++] = v.v[e];
+        }
+        at_access += total;
+      }
     }
-    __syncthreads(); // stage s and s_base are free
+    __syncthreads(); // stage s (and s_base) are free
     fill(tile_of(k + S), s);
     const std::int64_t ahead = tile_of(k + R);
     if (ahead < tiles) {
       const int sa = static_cast<int>((k + R) % S);
       wait_filled(ahead, sa);
-      count_and_publish(ahead, sa);
+      count_tile(ahead, sa);
     }
   }
 }
