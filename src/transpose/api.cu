@@ -30,6 +30,9 @@ void dispatch_aligned(const void* in_bytes, void* out_bytes, std::int64_t rows, 
                                                                           stream);
     else
       launch_tiled<W, Shape, Access::aligned_vector>(in, out, rows, cols, 1, stream);
+  } else if constexpr (Bytes == 16 && Align == 16) { // any shape is whole 16-byte words
+    launch_tiled<W, typename Library::aligned, Library::aligned_access>(in, out, rows, cols, 1,
+                                                                        stream);
   } else if constexpr (sizeof(W) <= 8) // odd shapes or offsets: 16-byte accesses all the same
     launch_tiled<W, Shape, Access::any_alignment_vector>(in, out, rows, cols, 1, stream);
   else // 16-byte elements that are only 8-byte aligned (or less): one element per access

@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -67,23 +68,71 @@ struct TileOrder {
   }
 };
 
-// Global accesses with an optional streaming hint (evict-first: each byte is touched once).
-template <bool Streaming, class P> __device__ __forceinline__ P load_global(const P* p) {
-  if constexpr (Streaming && sizeof(P) == 16 && alignof(P) == 16) {
-    const uint4 v = __ldcs(reinterpret_cast<const uint4*>(p));
+// Cache hints of the 16-byte global accesses, chosen per side: on an H200 the same hint helps one
+// element size and ruins another (4-byte 64x64 tiles: .cs on both sides 0.93 of cudaMemcpy,
+// none 0.84; 8-byte: .cs 0.64, none 0.92), so loads and stores are tuned separately.
+//   cs: ld/st.global.cs, evict-first in L1 and L2 (each byte is touched once);
+//   no_allocate: ld.global.nc.L1::no_allocate, the read-only path without L1 allocation;
+//   prefetch_256: ld.global.L2::256B, L2 fetches the whole 256-byte block on a miss (the tile's
+//     row segments are 256 bytes or more, so the rest is read by the same block soon after);
+//   cs_prefetch_256: both;
+//   evict_last: stores with an L2 evict_last cache policy: written lines stay in L2 longer, so the
+//     neighbouring pieces other tiles write can join them before the write-back to DRAM.
+enum class Load { normal, cs, no_allocate, prefetch_256, cs_prefetch_256 };
+enum class Store { normal, cs, evict_last };
+
+template <Load L> __device__ __forceinline__ uint4 load16(const uint4* p) {
+  if constexpr (L == Load::normal) {
+    return *p;
+  } else if constexpr (L == Load::cs) {
+    return __ldcs(p);
+  } else {
+    uint4 v;
+    if constexpr (L == Load::no_allocate)
+      asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                   : "l"(p));
+    else if constexpr (L == Load::prefetch_256)
+      asm volatile("ld.global.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                   : "l"(p));
+    else
+      asm volatile("ld.global.cs.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                   : "l"(p));
+    return v;
+  }
+}
+template <Store S> __device__ __forceinline__ void store16(uint4* p, const uint4& v) {
+  if constexpr (S == Store::normal)
+    *p = v;
+  else if constexpr (S == Store::cs)
+    __stcs(p, v);
+  else // the 128-bit form takes the priority as a cache policy (createpolicy, sm_80+)
+    asm volatile("{\n\t.reg .b64 policy;\n\t"
+                 "createpolicy.fractional.L2::evict_last.b64 policy, 1.0;\n\t"
+                 "st.global.L2::cache_hint.v4.u32 [%0], {%1, %2, %3, %4}, policy;\n\t}" ::"l"(p),
+                 "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));
+}
+
+// Global accesses of packets with the hints above (16-byte aligned packets only; others plain).
+template <Load L, class P> __device__ __forceinline__ P load_global(const P* p) {
+  if constexpr (L != Load::normal && sizeof(P) == 16 && alignof(P) == 16) {
+    const uint4 v = load16<L>(reinterpret_cast<const uint4*>(p));
     return *reinterpret_cast<const P*>(&v);
   } else {
     return *p;
   }
 }
-template <bool Streaming, class P> __device__ __forceinline__ void store_global(P* p, const P& v) {
-  if constexpr (Streaming && sizeof(P) == 16 && alignof(P) == 16)
-    __stcs(reinterpret_cast<uint4*>(p), *reinterpret_cast<const uint4*>(&v));
+template <Store S, class P> __device__ __forceinline__ void store_global(P* p, const P& v) {
+  if constexpr (S != Store::normal && sizeof(P) == 16 && alignof(P) == 16)
+    store16<S>(reinterpret_cast<uint4*>(p), *reinterpret_cast<const uint4*>(&v));
   else
     *p = v;
 }
 
-template <class W, int TileRows, int TileCols, int Threads, bool Vector, bool Streaming = false>
+template <class W, int TileRows, int TileCols, int Threads, bool Vector, Load LoadHint,
+          Store StoreHint>
 __global__ void __launch_bounds__(Threads)
     tiled_transpose_kernel(const W* __restrict__ in, W* __restrict__ out, std::int64_t rows,
                            std::int64_t cols, TileOrder order, std::int64_t tiles, int nreps) {
@@ -108,7 +157,8 @@ __global__ void __launch_bounds__(Threads)
       const int idx = static_cast<int>(threadIdx.x) + k * Threads;
       const int i = idx / in_vectors_per_row, j = (idx % in_vectors_per_row) * V;
       if (r0 + i < rows && c0 + j < cols)
-        staged[k] = load_global<Streaming>(reinterpret_cast<const P*>(in + (r0 + i) * cols + c0 + j));
+        staged[k] =
+            load_global<LoadHint>(reinterpret_cast<const P*>(in + (r0 + i) * cols + c0 + j));
     }
   };
   const auto stash = [&] {
@@ -134,7 +184,7 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
         for (int e = 0; e < V; ++e)
           packet.v[e] = tile[i + e][j];
-        store_global<Streaming>(reinterpret_cast<P*>(out + (c0 + j) * rows + r0 + i), packet);
+        store_global<StoreHint>(reinterpret_cast<P*>(out + (c0 + j) * rows + r0 + i), packet);
       }
     }
   };
@@ -169,11 +219,11 @@ template <class W> constexpr int sector_words() {
   return 32 / sizeof(W) > 16 / sizeof(W) ? static_cast<int>(32 / sizeof(W)) : static_cast<int>(16 / sizeof(W));
 }
 
-template <class W, int TileRows, int TileCols, int Threads, bool Streaming>
+template <class W, int TileRows, int TileCols, int Threads, Load LoadHint, Store StoreHint>
 __global__ void __launch_bounds__(Threads)
-    any_alignment_transpose_kernel(const W* __restrict__ in, W* __restrict__ out,
-                                   std::int64_t rows, std::int64_t cols, TileOrder order,
-                                   std::int64_t tiles, int nreps) {
+    any_alignment_transpose_kernel(const W* __restrict__ in, W* __restrict__ out, std::int64_t rows,
+                                   std::int64_t cols, TileOrder order, std::int64_t tiles,
+                                   int nreps) {
   constexpr int V = static_cast<int>(16 / sizeof(W));
   constexpr int S = sector_words<W>();
   static_assert(V >= 2 && TileCols % V == 0 && TileRows % S == 0, "needs words under 16 bytes");
@@ -213,7 +263,7 @@ __global__ void __launch_bounds__(Threads)
           if (first_column[k] >= TileCols) { // the spare slot of an aligned row: nothing inside
             first_column[k] = no_column;
           } else if (first >= 0 && first + V <= n) {
-            staged[k] = load_global<Streaming>(reinterpret_cast<const P*>(in + first));
+            staged[k] = load_global<LoadHint>(reinterpret_cast<const P*>(in + first));
           } else { // the vector would reach outside the matrix: only its inside elements
 #pragma unroll
             for (int e = 0; e < V; ++e)
@@ -248,7 +298,7 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
             for (int e = 0; e < V; ++e)
               packet.v[e] = tile[row + e][j];
-            store_global<Streaming>(reinterpret_cast<P*>(out + c * rows + r), packet);
+            store_global<StoreHint>(reinterpret_cast<P*>(out + c * rows + r), packet);
           } else {
 #pragma unroll
             for (int e = 0; e < V; ++e)
@@ -285,29 +335,49 @@ __device__ __forceinline__ void transpose_bytes_4x4(unsigned a, unsigned b, unsi
   r[3] = __byte_perm(ab_hi, cd_hi, 0x7632);
 }
 
-template <int Bytes, int TileRows, int TileWords, int Threads, bool Streaming>
+// The swizzle and the store-phase lanes for any G up to 32: a warp's store instruction covers
+// Gl = min(G, 8) row groups x 32 / Gl word columns, and word column w of group g is stored at
+// w ^ ((g % Gl) * 32 / Gl), which sends those 32 lanes to 32 different banks while keeping
+// 4-word groups whole (the load phase stores 16-byte vectors). G = 16 or 32 (256- or 512-byte
+// output segments for 1-byte elements) are split over consecutive warps of the same item.
+template <int Bytes, int TileRows, int TileWords> struct PackedLayout {
+  static constexpr int V = 16 / Bytes, G = TileRows / V;
+  static constexpr int Gl = G < 8 ? G : 8, Wl = 32 / Gl;
+  static constexpr std::size_t tile_bytes = std::size_t{TileRows} * TileWords * 4;
+  static constexpr std::size_t static_limit = 48 * 1024; // larger tiles: dynamic shared memory
+  static constexpr std::size_t dynamic_bytes = tile_bytes > static_limit ? tile_bytes : 0;
+};
+
+template <int Bytes, int TileRows, int TileWords, int Threads, Load LoadHint, Store StoreHint>
 __global__ void __launch_bounds__(Threads)
     packed_transpose_kernel(const typename WordOf<Bytes>::type* __restrict__ in_elements,
                             typename WordOf<Bytes>::type* __restrict__ out_elements,
                             std::int64_t rows, std::int64_t cols, TileOrder order,
                             std::int64_t tiles, int nreps) {
   static_assert(Bytes == 1 || Bytes == 2 || Bytes == 4, "words pack 1-, 2- or 4-byte elements");
+  using Layout = PackedLayout<Bytes, TileRows, TileWords>;
   constexpr int P = 4 / Bytes;       // elements per word
   constexpr int V = 16 / Bytes;      // elements per 16-byte vector
-  constexpr int G = TileRows / V;    // row groups: lanes that share a word column
+  constexpr int G = Layout::G;       // row groups: lanes that share a word column
+  constexpr int Gl = Layout::Gl, Wl = Layout::Wl;
   constexpr int TileCols = TileWords * P;
   constexpr int vectors_per_row = TileWords / 4;
   constexpr int loads = TileRows * vectors_per_row / Threads;
   constexpr int items = G * TileWords / Threads; // store-phase items per thread
-  static_assert(TileRows % V == 0 && G <= 8 && 32 % G == 0,
-                "row groups: a power of two up to 8 (the swizzle keeps 4-word groups whole)");
+  static_assert(TileRows % V == 0 && G >= 1 && G <= 32 && 32 % G == 0,
+                "row groups: a power of two up to 32");
   static_assert(TileWords % 32 == 0, "whole bank rows per tile row");
   static_assert(loads * Threads == TileRows * vectors_per_row && items * Threads == G * TileWords,
                 "threads must divide the tile");
-  constexpr int lanes_per_column = 32 / G;
-  __shared__ uint4 tile_storage[TileRows * TileWords / 4];
-  auto* tile = reinterpret_cast<unsigned*>(tile_storage);
-  const auto swizzle = [](int row) { return ((row / V) * lanes_per_column) & 31; };
+  unsigned* tile;
+  if constexpr (Layout::dynamic_bytes > 0) {
+    extern __shared__ uint4 packed_dynamic_tile[];
+    tile = reinterpret_cast<unsigned*>(packed_dynamic_tile);
+  } else {
+    __shared__ uint4 tile_storage[TileRows * TileWords / 4];
+    tile = reinterpret_cast<unsigned*>(tile_storage);
+  }
+  const auto swizzle = [](int row) { return (((row / V) % Gl) * Wl) & 31; };
 
   for (int rep = 0; rep < nreps; ++rep) {
     for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
@@ -320,7 +390,7 @@ __global__ void __launch_bounds__(Threads)
         const int idx = static_cast<int>(threadIdx.x) + k * Threads;
         const int i = idx / vectors_per_row, q = idx % vectors_per_row;
         if (r0 + i < rows && c0 + q * V < cols)
-          staged[k] = load_global<Streaming>(
+          staged[k] = load_global<LoadHint>(
               reinterpret_cast<const uint4*>(in_elements + (r0 + i) * cols + c0 + q * V));
       }
 #pragma unroll
@@ -333,7 +403,10 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
       for (int k = 0; k < items; ++k) {
         const int idx = static_cast<int>(threadIdx.x) + k * Threads;
-        const int g = idx % G, w = idx / G;
+        // Gl groups x Wl word columns per warp instruction; then the other groups, then words.
+        const int hi = idx / 32;
+        const int g = (hi % (G / Gl)) * Gl + idx % Gl;
+        const int w = (hi / (G / Gl)) * Wl + (idx / Gl) % Wl;
         const std::int64_t r = r0 + static_cast<std::int64_t>(g) * V; // first output column
         const std::int64_t c = c0 + static_cast<std::int64_t>(w) * P; // first output row
         unsigned words[V];
@@ -366,7 +439,7 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
           for (int j = 0; j < P; ++j)
             if (c + j < cols)
-              store_global<Streaming>(reinterpret_cast<uint4*>(out_elements + (c + j) * rows + r),
+              store_global<StoreHint>(reinterpret_cast<uint4*>(out_elements + (c + j) * rows + r),
                                       vectors[j]);
         }
       }
@@ -375,16 +448,136 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
-// A tuned configuration: tile, threads per block, tile order and cache hint.
+// Transposes in registers only, no shared memory and no barrier. A thread loads a V x V block
+// of elements (V = 16 / element size: V rows of one 16-byte vector each), transposes it with
+// byte permutes (1, 2 bytes), word moves (4, 8) or not at all (16 bytes), and stores V vectors
+// to V output rows. Within a warp, `Lanes` neighbouring lanes take neighbouring vectors of the
+// same rows and the other 32 / Lanes lanes take the next row blocks, so each warp instruction
+// reads 32 / Lanes rows x Lanes x 16 bytes (Lanes = 2: whole 32-byte sectors) and writes Lanes
+// output rows x 32 / Lanes x 16 bytes (Lanes = 2: 256 contiguous bytes per row): every access
+// is whole sectors, without the shared-memory round trip or its barrier. K blocks per thread,
+// Lanes vectors apart along the row, put K x V loads in flight (for 16-byte elements, V = 1,
+// that is K elements). The block's warps tile the block's rows x columns (WR x WC warps).
+// Needs rows and cols that are multiples of V and 16-byte aligned pointers (any shape for
+// 16-byte elements).
+template <int Bytes, int TileRows, int TileCols, int Threads, int Lanes> struct RegisterLayout {
+  static constexpr int V = 16 / Bytes;
+  static constexpr int warps = Threads / 32;
+  static constexpr int warp_rows = 32 / Lanes * V; // input rows a warp covers
+  static constexpr int WR = TileRows / warp_rows > 0 ? TileRows / warp_rows : 1;
+  static constexpr int WC = warps / WR > 0 ? warps / WR : 1;
+  static constexpr int K = TileCols / (WC * Lanes * V); // V x V blocks per thread
+  static constexpr bool valid = Threads % 32 == 0 && Lanes >= 1 && 32 % Lanes == 0 &&
+                                TileRows == WR * warp_rows && warps == WR * WC && K >= 1 &&
+                                TileCols == K * WC * Lanes * V && K * V <= 16;
+};
+
+__device__ __forceinline__ unsigned word_of(const uint4& v, int q) {
+  return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
+}
+
+// in[e]: 16 bytes of row e (V elements); out[b]: element b of every row, rows in order.
+template <int Bytes>
+__device__ __forceinline__ void transpose_block(const uint4 (&in)[16 / Bytes],
+                                                uint4 (&out)[16 / Bytes]) {
+  if constexpr (Bytes == 1) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      unsigned part[4][4]; // part[m][b]: byte b of word q of rows 4m .. 4m + 3
+#pragma unroll
+      for (int m = 0; m < 4; ++m)
+        transpose_bytes_4x4(word_of(in[4 * m], q), word_of(in[4 * m + 1], q),
+                            word_of(in[4 * m + 2], q), word_of(in[4 * m + 3], q), part[m]);
+#pragma unroll
+      for (int b = 0; b < 4; ++b)
+        out[4 * q + b] = make_uint4(part[0][b], part[1][b], part[2][b], part[3][b]);
+    }
+  } else if constexpr (Bytes == 2) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      unsigned lo[4], hi[4];
+#pragma unroll
+      for (int m = 0; m < 4; ++m) {
+        lo[m] = __byte_perm(word_of(in[2 * m], q), word_of(in[2 * m + 1], q), 0x5410);
+        hi[m] = __byte_perm(word_of(in[2 * m], q), word_of(in[2 * m + 1], q), 0x7632);
+      }
+      out[2 * q] = make_uint4(lo[0], lo[1], lo[2], lo[3]);
+      out[2 * q + 1] = make_uint4(hi[0], hi[1], hi[2], hi[3]);
+    }
+  } else if constexpr (Bytes == 4) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      out[q] =
+          make_uint4(word_of(in[0], q), word_of(in[1], q), word_of(in[2], q), word_of(in[3], q));
+  } else if constexpr (Bytes == 8) {
+    out[0] = make_uint4(in[0].x, in[0].y, in[1].x, in[1].y);
+    out[1] = make_uint4(in[0].z, in[0].w, in[1].z, in[1].w);
+  } else {
+    out[0] = in[0];
+  }
+}
+
+template <int Bytes, int TileRows, int TileCols, int Threads, int Lanes, Load LoadHint,
+          Store StoreHint>
+__global__ void __launch_bounds__(Threads)
+    register_transpose_kernel(const typename WordOf<Bytes>::type* __restrict__ in,
+                              typename WordOf<Bytes>::type* __restrict__ out, std::int64_t rows,
+                              std::int64_t cols, TileOrder order, std::int64_t tiles, int nreps) {
+  using Layout = RegisterLayout<Bytes, TileRows, TileCols, Threads, Lanes>;
+  static_assert(Layout::valid, "warps must tile the tile with whole V x V blocks");
+  constexpr int V = Layout::V, K = Layout::K;
+  constexpr int step = Lanes * V; // columns between a thread's blocks
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  const int row_in_tile = (warp % Layout::WR) * Layout::warp_rows + (lane / Lanes) * V;
+  const int col_in_tile = (warp / Layout::WR) * (K * step) + (lane % Lanes) * V;
+
+  for (int rep = 0; rep < nreps; ++rep) {
+    for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+      std::int64_t tr, tc;
+      order.locate(t, tr, tc);
+      const std::int64_t r = tr * TileRows + row_in_tile; // first of V rows, all inside or none
+      const std::int64_t c = tc * TileCols + col_in_tile;
+      if (r >= rows)
+        continue;
+      uint4 block[K][V];
+#pragma unroll
+      for (int e = 0; e < V; ++e)
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          if (c + k * step < cols)
+            block[k][e] = load16<LoadHint>(
+                reinterpret_cast<const uint4*>(in + (r + e) * cols + c + k * step));
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (c + k * step < cols) {
+          uint4 column[V];
+          transpose_block<Bytes>(block[k], column);
+#pragma unroll
+          for (int b = 0; b < V; ++b)
+            store16<StoreHint>(reinterpret_cast<uint4*>(out + (c + k * step + b) * rows + r),
+                               column[b]);
+        }
+      }
+    }
+  }
+}
+
+// A tuned configuration: tile, threads per block, tile order and cache hints.
 // Persistent: launch as many blocks as fit on the GPU at once (the occupancy API says how many)
 // and let each walk several tiles, instead of one block per tile.
+// Streaming sets both hints to .cs (or neither); LoadHint and StoreHint override it per side.
+// Lanes: lanes per input row in the register kernel (Access::registers); unused by the others.
 template <int TileRows, int TileCols, int Threads, int GroupRows = 0, bool Streaming = false,
-          bool Persistent = false>
+          bool Persistent = false, Load LoadHint = Streaming ? Load::cs : Load::normal,
+          Store StoreHint = Streaming ? Store::cs : Store::normal, int Lanes = 2>
 struct TileShape {
   static constexpr int tile_rows = TileRows, tile_cols = TileCols, threads = Threads;
   static constexpr int group_rows = GroupRows;
   static constexpr bool streaming = Streaming;
   static constexpr bool persistent = Persistent;
+  static constexpr Load load_hint = LoadHint;
+  static constexpr Store store_hint = StoreHint;
+  static constexpr int lanes = Lanes;
 };
 
 // Whether the 16-byte path applies: whole vectors per row in both matrices, aligned pointers.
@@ -397,8 +590,10 @@ bool vector_path_applies(const void* in, const void* out, std::int64_t rows, std
 
 // Which kernel moves the tiles: scalar words, aligned 16-byte vectors, or 16-byte vectors at
 // any alignment.
-// packed: aligned 16-byte vectors with the elements (1, 2 or 4 bytes) packed in shared-memory words.
-enum class Access { scalar, aligned_vector, any_alignment_vector, packed };
+//   packed: aligned 16-byte vectors, elements of 1, 2 or 4 bytes packed in shared-memory words;
+//   registers: aligned 16-byte vectors transposed in registers, no shared memory (elements held
+//   in their own word: 16-byte elements need 16-byte alignment).
+enum class Access { scalar, aligned_vector, any_alignment_vector, packed, registers };
 
 // Whether a shape builds for words W with access A (a shape holds whole vectors per thread).
 template <class W, class Shape, Access A> constexpr bool shape_fits() {
@@ -408,9 +603,14 @@ template <class W, class Shape, Access A> constexpr bool shape_fits() {
       return false;
     else {
       constexpr int V = 16 / sizeof(W), words = C * static_cast<int>(sizeof(W)) / 4, G = R / V;
-      return R % V == 0 && G >= 1 && G <= 8 && 32 % G == 0 && (R * words / 4) % T == 0 &&
+      return R % V == 0 && G >= 1 && G <= 32 && 32 % G == 0 && (R * words / 4) % T == 0 &&
              (G * words) % T == 0;
     }
+  } else if constexpr (A == Access::registers) {
+    if constexpr (sizeof(W) > 16 || 16 % sizeof(W) != 0 || alignof(W) != sizeof(W))
+      return false;
+    else
+      return RegisterLayout<sizeof(W), R, C, T, Shape::lanes>::valid;
   } else if constexpr (A == Access::any_alignment_vector) {
     return sizeof(W) < 16 && C % (16 / sizeof(W)) == 0 && R % sector_words<W>() == 0;
   } else {
@@ -419,17 +619,34 @@ template <class W, class Shape, Access A> constexpr bool shape_fits() {
   }
 }
 
+// Dynamic shared memory of a launch (the packed kernel's tiles over 48 KB; 0 otherwise).
+// 4-byte words per tile row of the packed kernel.
+template <class W, class Shape> constexpr int packed_words() {
+  return Shape::tile_cols * static_cast<int>(sizeof(W)) / 4;
+}
+
+template <class W, class Shape, Access A> constexpr std::size_t dynamic_shared_bytes() {
+  if constexpr (A == Access::packed)
+    return PackedLayout<sizeof(W), Shape::tile_rows, packed_words<W, Shape>()>::dynamic_bytes;
+  else
+    return 0;
+}
+
 template <class W, class Shape, Access A> constexpr auto tiled_kernel() {
+  constexpr Load L = Shape::load_hint;
+  constexpr Store S = Shape::store_hint;
   if constexpr (A == Access::packed)
     return &packed_transpose_kernel<static_cast<int>(sizeof(W)), Shape::tile_rows,
-                                    Shape::tile_cols * static_cast<int>(sizeof(W)) / 4,
-                                    Shape::threads, Shape::streaming>;
+                                    packed_words<W, Shape>(), Shape::threads, L, S>;
+  else if constexpr (A == Access::registers)
+    return &register_transpose_kernel<static_cast<int>(sizeof(W)), Shape::tile_rows,
+                                      Shape::tile_cols, Shape::threads, Shape::lanes, L, S>;
   else if constexpr (A == Access::any_alignment_vector)
-    return &any_alignment_transpose_kernel<W, Shape::tile_rows, Shape::tile_cols, Shape::threads,
-                                           Shape::streaming>;
+    return &any_alignment_transpose_kernel<W, Shape::tile_rows, Shape::tile_cols, Shape::threads, L,
+                                           S>;
   else
     return &tiled_transpose_kernel<W, Shape::tile_rows, Shape::tile_cols, Shape::threads,
-                                   A == Access::aligned_vector, Shape::streaming>;
+                                   A == Access::aligned_vector, L, S>;
 }
 
 template <class W, class Shape, Access A> const void* tiled_kernel_address() {
@@ -449,13 +666,24 @@ void launch_tiled(const W* in, W* out, std::int64_t rows, std::int64_t cols, int
   order.group_rows = group_rows;
   const std::int64_t tiles = order.tiles_per_row * order.tile_rows;
   std::int64_t grid = std::min<std::int64_t>(tiles, 0x7fffffff);
+  constexpr std::size_t shared = dynamic_shared_bytes<W, Shape, A>();
+  if constexpr (shared > 0) { // over the 48 KB a kernel gets without asking, once per device
+    static core::PerDevice opted_in;
+    opted_in.get(core::current_device(), [] {
+      LADDER_CUDA(cudaFuncSetAttribute(tiled_kernel<W, Shape, A>(),
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(shared)));
+      return 1;
+    });
+  }
   if constexpr (Shape::persistent) {
     static core::PerDevice resident;
-    grid = std::min(grid, core::resident_blocks(resident, tiled_kernel_address<W, Shape, A>(), Shape::threads));
+    grid = std::min(grid, core::resident_blocks(resident, tiled_kernel_address<W, Shape, A>(),
+                                                Shape::threads, shared));
   }
   const auto blocks = static_cast<unsigned>(grid);
-  if constexpr (A == Access::packed)
-    tiled_kernel<W, Shape, A>()<<<blocks, Shape::threads, 0, stream>>>(
+  if constexpr (A == Access::packed || A == Access::registers)
+    tiled_kernel<W, Shape, A>()<<<blocks, Shape::threads, shared, stream>>>(
         reinterpret_cast<const typename WordOf<sizeof(W)>::type*>(in),
         reinterpret_cast<typename WordOf<sizeof(W)>::type*>(out), rows, cols, order, tiles, nreps);
   else
@@ -501,8 +729,8 @@ template <> struct LibraryShape<8> {
   static constexpr Access aligned_access = Access::aligned_vector;
 };
 template <> struct LibraryShape<16> {
-  using type = TileShape<32, 32, 256, 0, true>;
-  using aligned = type;
+  using type = TileShape<32, 32, 256, 0, true>; // pointers aligned to less than 16 bytes
+  using aligned = type;                         // 16-byte aligned pointers, any shape
   static constexpr Access aligned_access = Access::aligned_vector;
 };
 

@@ -225,13 +225,36 @@ const void* address(SeedKernel k) { return reinterpret_cast<const void*>(k); }
 template <int Bytes> using ElementWord = typename transpose_detail::WordOf<Bytes>::type;
 using transpose_detail::shape_fits;
 
+using transpose_detail::Load;
+using transpose_detail::Store;
+
+// Element sizes a tuning variant is built and timed for: bit b for b-byte elements (a variant
+// aimed at some sizes costs no compile time for the others).
+constexpr unsigned size_bit(int bytes) { return 1u << bytes; }
+constexpr unsigned all_sizes = size_bit(1) | size_bit(2) | size_bit(4) | size_bit(8) | size_bit(16);
+template <unsigned Sizes, class Shape> struct Only : Shape {
+  static constexpr unsigned sizes = Sizes;
+};
+template <class Cfg> constexpr bool size_selected(int bytes) {
+  if constexpr (requires { Cfg::sizes; })
+    return (Cfg::sizes & size_bit(bytes)) != 0;
+  else
+    return true;
+}
+
 // The packed kernel's shapes are given per element size by their row groups and words per tile
 // row: G row groups of V = 16 / bytes rows, `Words` 4-byte words of 4 / bytes elements per row.
-template <int G, int Words, int Threads, bool Streaming = true> struct Packed {
+template <int G, int Words, int Threads, bool Streaming = true, int Group = 0,
+          Load LoadHint = Streaming ? Load::cs : Load::normal,
+          Store StoreHint = Streaming ? Store::cs : Store::normal, unsigned Sizes = all_sizes>
+struct Packed {
   static constexpr bool streaming = Streaming;
+  static constexpr Load load_hint = LoadHint;
+  static constexpr Store store_hint = StoreHint;
+  static constexpr unsigned sizes = Sizes;
   template <int Bytes>
-  using tile =
-      TileShape<G * 16 / Bytes, Words * 4 / Bytes, Threads, 0, Streaming>;
+  using tile = TileShape<G * 16 / Bytes, Words * 4 / Bytes, Threads, Group, Streaming, false,
+                         LoadHint, StoreHint>;
 };
 
 // The tile of `Cfg` for `Bytes`-byte elements (packed shapes are given in row groups and words).
@@ -242,16 +265,19 @@ template <int Bytes, class Cfg> struct TileFor<Bytes, Cfg, Access::packed> {
   using type = typename Cfg::template tile<(Bytes < 4 ? Bytes : 4)>;
 };
 
-// Whether `Cfg` builds for `Bytes` with access `A`, within the 48 KB of static shared memory.
+// Whether `Cfg` builds for `Bytes` with access `A`, within the shared memory a block may have:
+// 48 KB of static shared memory, packed tiles up to 96 KB (dynamic), none in registers.
 template <int Bytes, class Cfg, Access A> constexpr bool element_fits() {
-  if constexpr (A == Access::packed && Bytes > 4) {
+  if constexpr (!size_selected<Cfg>(Bytes) || (A == Access::packed && Bytes > 4)) {
     return false;
   } else {
     using Tile = typename TileFor<Bytes, Cfg, A>::type;
     using W = ElementWord<Bytes>;
     constexpr std::size_t pad = A == Access::packed ? 0 : 1;
+    constexpr std::size_t limit = A == Access::packed ? 96 * 1024 : 48 * 1024;
     return shape_fits<W, Tile, A>() &&
-           std::size_t{Tile::tile_rows} * (Tile::tile_cols + pad) * Bytes <= 48 * 1024;
+           (A == Access::registers ||
+            std::size_t{Tile::tile_rows} * (Tile::tile_cols + pad) * Bytes <= limit);
   }
 }
 
@@ -284,10 +310,16 @@ template <class Cfg, Access A> const char* element_unsupported(Shape s, int byte
                     : bytes == 8  ? element_fits<8, Cfg, A>()
                     : bytes == 16 ? element_fits<16, Cfg, A>()
                                   : false;
-  if (!fits)
+  if (!fits) {
+    const bool selected = bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16
+                              ? size_selected<Cfg>(bytes)
+                              : false;
+    if (!selected)
+      return "this variant is aimed at other element sizes";
     return A == Access::packed && bytes > 4
                ? "packed words: elements of 1, 2 or 4 bytes only"
                : "this tile does not hold whole 16-byte vectors per thread of this element size";
+  }
   const std::int64_t v = 16 / bytes;
   if (s.rows % v != 0 || s.cols % v != 0)
     return "aligned 16-byte rung: rows and cols must be multiples of 16 bytes of elements";
@@ -343,18 +375,32 @@ template <class Cfg, Access A>
 ElementRung element_variant(std::string_view name, std::string_view idea, int rows_or_groups,
                             int cols_or_words, int threads) {
   const bool packed = A == Access::packed;
-  return ElementRung{
-      .info = {.name = name,
-               .idea = idea,
-               .role = Role::variant,
-               .variant_of = "tiled_64x64_v16_cs",
-               .params = {{{packed ? "row_groups" : "tile_rows", rows_or_groups},
-                           {packed ? "tile_words" : "tile_cols", cols_or_words},
-                           {"threads", threads},
-                           {"packed", packed ? 1 : 0},
-                           {"streaming", Cfg::streaming ? 1 : 0}}}},
-      .unsupported = element_unsupported<Cfg, A>,
-      .launch = launch_element<Cfg, A>};
+  constexpr bool default_hints = Cfg::load_hint == (Cfg::streaming ? Load::cs : Load::normal) &&
+                                 Cfg::store_hint == (Cfg::streaming ? Store::cs : Store::normal);
+  constexpr int kernel = A == Access::packed ? 1 : A == Access::registers ? 2 : 0;
+  const std::string_view rows_key = packed ? "row_groups" : "tile_rows";
+  const std::string_view cols_key = packed ? "tile_words" : "tile_cols";
+  std::array<Param, max_params> params;
+  if (A != Access::registers && default_hints) // the keys of the first tuning rows
+    params = {{{rows_key, rows_or_groups},
+               {cols_key, cols_or_words},
+               {"threads", threads},
+               {"packed", packed ? 1 : 0},
+               {"streaming", Cfg::streaming ? 1 : 0}}};
+  else // kernel: 0 tiled, 1 packed, 2 registers; hints: 10 x Load + Store (enum values)
+    params = {
+        {{rows_key, rows_or_groups},
+         {cols_key, cols_or_words},
+         {"threads", threads},
+         {"kernel", kernel},
+         {"hints", 10 * static_cast<int>(Cfg::load_hint) + static_cast<int>(Cfg::store_hint)}}};
+  return ElementRung{.info = {.name = name,
+                              .idea = idea,
+                              .role = Role::variant,
+                              .variant_of = "tiled_64x64_v16_cs",
+                              .params = params},
+                     .unsupported = element_unsupported<Cfg, A>,
+                     .launch = launch_element<Cfg, A>};
 }
 
 template <int R, int C, int Threads, bool Streaming = true, int Group = 0>
@@ -367,6 +413,162 @@ template <int G, int Words, int Threads, bool Streaming = true>
 ElementRung packed_element(std::string_view name, std::string_view idea) {
   return element_variant<Packed<G, Words, Threads, Streaming>, Access::packed>(name, idea, G,
                                                                                 Words, Threads);
+}
+
+constexpr unsigned bytes_1_2 = size_bit(1) | size_bit(2);
+
+// The tiled kernel with a hint per side and a tile order, built for `Sizes` only.
+template <int R, int C, int Threads, Load L, Store S, int Group = 0, unsigned Sizes = size_bit(16),
+          bool Persistent = false>
+ElementRung hinted_tiled(std::string_view name, std::string_view idea) {
+  using Shape =
+      Only<Sizes,
+           TileShape<R, C, Threads, Group, L == Load::cs && S == Store::cs, Persistent, L, S>>;
+  return element_variant<Shape, Access::aligned_vector>(name, idea, R, C, Threads);
+}
+
+// The packed kernel with a hint per side and a tile order (1- and 2-byte elements).
+template <int G, int Words, int Threads, Load L, Store S, int Group = 0, unsigned Sizes = bytes_1_2>
+ElementRung hinted_packed(std::string_view name, std::string_view idea) {
+  using Cfg = Packed<G, Words, Threads, L == Load::cs && S == Store::cs, Group, L, S, Sizes>;
+  return element_variant<Cfg, Access::packed>(name, idea, G, Words, Threads);
+}
+
+// The register kernel (no shared memory): R x C elements per block, `Lanes` lanes per row.
+template <int R, int C, int Threads, int Lanes, unsigned Sizes, Load L = Load::normal,
+          Store S = Store::normal, int Group = 0>
+ElementRung register_element(std::string_view name, std::string_view idea) {
+  using Shape =
+      Only<Sizes,
+           TileShape<R, C, Threads, Group, L == Load::cs && S == Store::cs, false, L, S, Lanes>>;
+  return element_variant<Shape, Access::registers>(name, idea, R, C, Threads);
+}
+
+// Rows of the second tuning round (after bench/results/transpose-tune-h200-2026-11-25.md: 1 and
+// 2 bytes at 0.85-0.86 of cudaMemcpy, 16 bytes at 0.89 for every tile, all tried with .cs on both
+// sides). Three ideas: hints per side (the best hint flips between 4- and 8-byte elements), larger
+// output segments (128 bytes for the packed G = 8 tiles, against 256 for the 0.93 float tile),
+// and a kernel without shared memory that reads and writes whole sectors per instruction.
+void add_second_round(std::vector<ElementRung>& r) {
+  constexpr auto N = Load::normal, Lcs = Load::cs, Lna = Load::no_allocate,
+                 Lpf = Load::prefetch_256, Lcspf = Load::cs_prefetch_256;
+  constexpr auto Sn = Store::normal, Scs = Store::cs, Slast = Store::evict_last;
+  const std::vector<ElementRung> rows = {
+      // 16 bytes, the tiled kernel (32x32 is the library's tile): hints per side.
+      hinted_tiled<32, 32, 256, N, Sn>("elem16_tiled_32x32_t256_nocs",
+                                       "16 B: library tile, no cache hints (8 B: 0.92 without)"),
+      hinted_tiled<32, 32, 256, Lcs, Sn>("elem16_tiled_32x32_t256_ldcs",
+                                         "16 B: library tile, .cs on loads only"),
+      hinted_tiled<32, 32, 256, N, Scs>("elem16_tiled_32x32_t256_stcs",
+                                        "16 B: library tile, .cs on stores only"),
+      hinted_tiled<32, 32, 256, Lna, Sn>("elem16_tiled_32x32_t256_nc",
+                                         "16 B: library tile, ld.global.nc.L1::no_allocate"),
+      hinted_tiled<32, 32, 256, Lpf, Sn>("elem16_tiled_32x32_t256_pf256",
+                                         "16 B: library tile, loads ask L2 for 256-byte blocks"),
+      hinted_tiled<32, 32, 256, Lcspf, Scs>("elem16_tiled_32x32_t256_cs_pf256",
+                                            "16 B: library tile, .cs + 256-byte L2 fetches"),
+      hinted_tiled<32, 32, 256, Lcs, Slast>("elem16_tiled_32x32_t256_stlast",
+                                            "16 B: .cs loads, stores kept in L2 (evict_last)"),
+      // 16 bytes: tile orders, shapes, loads in flight, persistent grid, without hints.
+      hinted_tiled<32, 32, 256, N, Sn, 8>("elem16_tiled_32x32_t256_nocs_g8",
+                                          "16 B: no hints, 8 tile rows walked column by column"),
+      hinted_tiled<32, 32, 256, N, Sn, 32>("elem16_tiled_32x32_t256_nocs_g32",
+                                           "16 B: no hints, 32 tile rows grouped (4 KB out rows)"),
+      hinted_tiled<32, 32, 256, Lcs, Scs, 32>("elem16_tiled_32x32_t256_g32",
+                                              "16 B: .cs, 32 tile rows grouped"),
+      hinted_tiled<16, 64, 128, N, Sn>("elem16_tiled_16x64_t128_nocs",
+                                       "16 B: 1 KB input row segments, no hints"),
+      hinted_tiled<64, 16, 128, N, Sn>("elem16_tiled_64x16_t128_nocs",
+                                       "16 B: 1 KB output row segments, no hints"),
+      hinted_tiled<32, 32, 64, N, Sn>("elem16_tiled_32x32_t64_nocs",
+                                      "16 B: 16 loads in flight per thread, no hints"),
+      hinted_tiled<32, 32, 256, N, Sn, 0, size_bit(16), true>(
+          "elem16_tiled_32x32_t256_nocs_persistent",
+          "16 B: no hints, persistent grid loading its next tile while it stores"),
+      // 16 bytes, no shared memory: K = 8 elements per thread (16 with 128 threads).
+      register_element<16, 128, 256, 2, size_bit(16)>(
+          "elem16_reg_16x128_l2_t256", "16 B in registers: 2 KB input rows, 256 B output rows"),
+      register_element<32, 64, 256, 2, size_bit(16)>(
+          "elem16_reg_32x64_l2_t256", "16 B in registers: 1 KB input rows, 512 B output rows"),
+      register_element<64, 32, 256, 2, size_bit(16)>(
+          "elem16_reg_64x32_l2_t256", "16 B in registers: 512 B input rows, 1 KB output rows"),
+      register_element<128, 16, 256, 2, size_bit(16)>(
+          "elem16_reg_128x16_l2_t256", "16 B in registers: 256 B input rows, 2 KB output rows"),
+      register_element<32, 64, 128, 2, size_bit(16)>(
+          "elem16_reg_32x64_l2_t128", "16 B in registers: 16 loads in flight per thread"),
+      register_element<32, 64, 256, 4, size_bit(16)>(
+          "elem16_reg_32x64_l4_t256", "16 B in registers: 4 lanes per row (64 B per row read)"),
+      register_element<32, 64, 256, 1, size_bit(16)>(
+          "elem16_reg_32x64_l1_t256", "16 B in registers: one lane per row, 512 B stores"),
+      register_element<32, 64, 256, 2, size_bit(16), Lcs, Scs>(
+          "elem16_reg_32x64_l2_t256_cs", "16 B in registers, .cs on both sides"),
+      register_element<32, 64, 256, 2, size_bit(16), Lpf, Sn>(
+          "elem16_reg_32x64_l2_t256_pf256", "16 B in registers, 256-byte L2 fetches"),
+      register_element<32, 64, 256, 2, size_bit(16), N, Sn, 16>(
+          "elem16_reg_32x64_l2_t256_g16", "16 B in registers, 16 tile rows grouped"),
+      // 1 and 2 bytes, packed: more row groups, so output segments of 256 (G = 16) or 512 bytes
+      // (G = 32) for 1-byte elements (2 bytes: 256 and 512 bytes at G = 16 and 32 too).
+      hinted_packed<16, 32, 256, N, Sn>("elem_packed_g16_w32_t256_nocs",
+                                        "1/2 B packed: 16 row groups (256 B output rows)"),
+      hinted_packed<16, 32, 256, Lcs, Scs>("elem_packed_g16_w32_t256",
+                                           "1/2 B packed: 16 row groups, .cs"),
+      hinted_packed<16, 64, 256, N, Sn>("elem_packed_g16_w64_t256_nocs",
+                                        "1/2 B packed: 16 groups x 64 words (1 B: 64 KB tile)"),
+      hinted_packed<16, 64, 256, Lcs, Scs>("elem_packed_g16_w64_t256",
+                                           "1/2 B packed: 16 groups x 64 words, .cs"),
+      hinted_packed<32, 32, 256, N, Sn>("elem_packed_g32_w32_t256_nocs",
+                                        "1/2 B packed: 32 row groups (512 B output rows)"),
+      hinted_packed<32, 32, 256, Lcs, Scs>("elem_packed_g32_w32_t256",
+                                           "1/2 B packed: 32 row groups, .cs"),
+      hinted_packed<16, 32, 512, N, Sn>("elem_packed_g16_w32_t512_nocs",
+                                        "1/2 B packed: 16 row groups, 512 threads"),
+      hinted_packed<16, 32, 128, N, Sn>("elem_packed_g16_w32_t128_nocs",
+                                        "1/2 B packed: 16 row groups, 128 threads (16 loads)"),
+      hinted_packed<8, 32, 256, Lcs, Sn>("elem_packed_g8_w32_t256_ldcs",
+                                         "1/2 B packed (library 1 B tile): .cs on loads only"),
+      hinted_packed<8, 32, 256, N, Scs>("elem_packed_g8_w32_t256_stcs",
+                                        "1/2 B packed (library 1 B tile): .cs on stores only"),
+      hinted_packed<16, 32, 256, Lcs, Sn>("elem_packed_g16_w32_t256_ldcs",
+                                          "1/2 B packed, 16 groups: .cs on loads only"),
+      hinted_packed<16, 32, 256, N, Scs>("elem_packed_g16_w32_t256_stcs",
+                                         "1/2 B packed, 16 groups: .cs on stores only"),
+      hinted_packed<16, 32, 256, N, Slast>("elem_packed_g16_w32_t256_stlast",
+                                           "1/2 B packed, 16 groups: stores kept in L2"),
+      hinted_packed<8, 64, 256, Lpf, Sn>("elem_packed_g8_w64_t256_pf256",
+                                         "1/2 B packed (library 2 B tile): 256-byte L2 fetches"),
+      hinted_packed<16, 64, 256, Lpf, Sn>("elem_packed_g16_w64_t256_pf256",
+                                          "1/2 B packed, 16 groups x 64 words, 256 B L2 fetches"),
+      hinted_packed<16, 32, 256, N, Sn, 4>("elem_packed_g16_w32_t256_nocs_grp4",
+                                           "1/2 B packed, 16 groups, 4 tile rows grouped"),
+      hinted_packed<8, 32, 256, N, Sn, 16>("elem_packed_g8_w32_t256_nocs_grp16",
+                                           "1/2 B packed, 8 groups, 16 tile rows grouped"),
+      // 1 byte in registers (16 x 16 byte blocks), 2 bytes (8 x 8 blocks): no shared memory.
+      register_element<256, 256, 256, 2, size_bit(1)>(
+          "elem1_reg_256x256_l2_t256", "1 B in registers: 256 B rows in and out, 32 B reads"),
+      register_element<256, 128, 128, 2, size_bit(1)>(
+          "elem1_reg_256x128_l2_t128", "1 B in registers: 128 threads, 128 B input rows"),
+      register_element<256, 256, 256, 4, size_bit(1)>(
+          "elem1_reg_256x256_l4_t256", "1 B in registers: 4 lanes per row (64 B reads)"),
+      register_element<512, 128, 256, 2, size_bit(1)>("elem1_reg_512x128_l2_t256",
+                                                      "1 B in registers: 512 B output rows"),
+      register_element<256, 256, 256, 2, size_bit(1), Lcs, Scs>(
+          "elem1_reg_256x256_l2_t256_cs", "1 B in registers, .cs on both sides"),
+      register_element<256, 256, 256, 2, size_bit(1), Lpf, Sn>(
+          "elem1_reg_256x256_l2_t256_pf256", "1 B in registers, 256-byte L2 fetches"),
+      register_element<128, 256, 256, 2, size_bit(2)>(
+          "elem2_reg_128x256_l2_t256", "2 B in registers: 512 B input rows, 256 B output rows"),
+      register_element<128, 128, 128, 2, size_bit(2)>(
+          "elem2_reg_128x128_l2_t128", "2 B in registers: 2 blocks (16 loads) per thread"),
+      register_element<256, 128, 256, 2, size_bit(2)>(
+          "elem2_reg_256x128_l2_t256", "2 B in registers: 512 B output rows, 16 loads"),
+      register_element<128, 256, 256, 4, size_bit(2)>(
+          "elem2_reg_128x256_l4_t256", "2 B in registers: 4 lanes per row (64 B reads)"),
+      register_element<128, 256, 256, 2, size_bit(2), Lcs, Scs>(
+          "elem2_reg_128x256_l2_t256_cs", "2 B in registers, .cs on both sides"),
+      register_element<128, 256, 256, 2, size_bit(2), Lpf, Sn>(
+          "elem2_reg_128x256_l2_t256_pf256", "2 B in registers, 256-byte L2 fetches"),
+  };
+  r.insert(r.end(), rows.begin(), rows.end());
 }
 
 } // namespace
@@ -401,6 +603,7 @@ std::span<const ElementRung> element_registry() {
         packed_element<8, 32, 256, false>("elem_packed_g8_w32_t256_nocs",
                                           "as elem_packed_g8_w32_t256 without streaming hints"),
     };
+    add_second_round(r);
     r.push_back({.info = {.name = "ladder::transpose",
                           .idea = "the library call for elements of this size",
                           .role = Role::library},

@@ -79,7 +79,9 @@ INSTANTIATE_TEST_SUITE_P(
 std::vector<Shape> element_shapes() {
   // Multiples of 16 (every aligned rung of every element size takes them), tiles partly outside
   // the matrix, and odd shapes for the rows that take any shape.
-  std::vector<Shape> shapes = {{16, 16}, {208, 144}, {144, 208}, {48, 1040}, {33, 65}, {1, 9}};
+  // 528 x 784: several tiles of the 256- and 512-row tiles each way, a partial tile group.
+  std::vector<Shape> shapes = {{16, 16},   {208, 144}, {144, 208}, {48, 1040},
+                               {528, 784}, {33, 65},   {1, 9}};
   if (!small_mode()) {
     shapes.push_back({1024, 2048});
     shapes.push_back({2064, 1008});
