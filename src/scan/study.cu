@@ -338,6 +338,8 @@ StudyResults run(const RunContext& ctx) {
     for (const auto& size : ctx.options.sizes)
       tables.push_back(run_scan_case<std::int32_t>(ctx, parse_count(size, "--size"), "",
                                                    tables.empty(), stream));
+    for (const auto& size : ctx.options.sizes) // compaction at the same sizes
+      tables.push_back(run_compact_case(ctx, parse_count(size, "--size"), stream));
     return results;
   }
   if (ctx.options.small) {
@@ -392,7 +394,7 @@ const Study& study() {
       .rungs = rung_infos,
       .run = run,
       .check_size = check_size,
-      .size_syntax = "N, 2^K or 4Mi (elements, int32)",
+      .size_syntax = "N, 2^K or 4Mi (elements, int32): a scan and a compaction table per size",
       .notes = notes};
   return s;
 }

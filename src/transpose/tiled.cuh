@@ -700,27 +700,27 @@ void launch_tiled(const W* in, W* out, std::int64_t rows, std::int64_t cols, int
 // `type`: the tile of the any-alignment and scalar kernels; `aligned` and `aligned_access`: what
 // runs when the aligned 16-byte path applies (whole vectors per row, 16-byte aligned pointers).
 // Per element size, from `ladder tune transpose` on an H200 (2026-11-25; bench/results/
-// transpose-tune-h200-2026-11-25.md), aligned path at the headline shapes:
-//   1 byte (32768^2): packed words, 8 row groups of 32 words, 256 threads, no streaming hints
-//     584.8 us (0.86 of cudaMemcpy); the 16-byte tiled kernel 860 us.
-//   2 bytes (16384 x 32768): packed words, 8 groups of 64 words, 256 threads 593.4 us (0.85);
-//     tiled 788 us.
+// transpose-tune-h200-2026-11-25*.md), aligned path at the headline shapes:
 //   8 bytes (8192 x 16384): 64x64 tiles without streaming hints 554.6 us (1.02x cublasDgeam);
 //     with them 886.5 us (0.64x).
-//   16 bytes (8192^2): every tile within 1% (566 us, 0.96x cublasZgeam); 32x32 kept.
+//   1, 2 and 16 bytes: at their specializations below.
 template <int Bytes> struct LibraryShape {
   using type = TileShape<64, 64, 256, 0, true>;
   using aligned = type;
   static constexpr Access aligned_access = Access::aligned_vector;
 };
+// 1 and 2 bytes: packed tiles of 16 row groups (256-byte output rows for 1-byte elements), the
+// fastest rows of `ladder tune transpose` (H200, 2026-11-25): 1 byte (32768^2) without cache hints
+// 559.5 us = 0.90 of the copy (8 groups: 585.3 us); 2 bytes (16384 x 32768) 16 groups x 64
+// words with .cs 545.3 us = 0.93 (8 groups: 593.7 us).
 template <> struct LibraryShape<1> {
   using type = TileShape<64, 64, 256, 0, true>;
-  using aligned = TileShape<128, 128, 256, 0, false>; // packed: 8 groups x 32 words
+  using aligned = TileShape<256, 128, 256, 0, false>; // packed: 16 groups x 32 words
   static constexpr Access aligned_access = Access::packed;
 };
 template <> struct LibraryShape<2> {
   using type = TileShape<64, 64, 256, 0, true>;
-  using aligned = TileShape<64, 128, 256, 0, true>; // packed: 8 groups x 64 words
+  using aligned = TileShape<128, 128, 256, 0, true>; // packed: 16 groups x 64 words
   static constexpr Access aligned_access = Access::packed;
 };
 template <> struct LibraryShape<8> {
@@ -728,9 +728,12 @@ template <> struct LibraryShape<8> {
   using aligned = TileShape<64, 64, 256, 0, false>;
   static constexpr Access aligned_access = Access::aligned_vector;
 };
+// 16 bytes, 16-byte aligned: 32 x 32 tiles without cache hints, walked in groups of 32 tile rows
+// (4 KB output rows), 540.6 us = 0.93 of the copy at 8192^2 (cublasZgeam 543.1 us); the same
+// tile in row order with .cs 567 us (H200, 2026-11-25).
 template <> struct LibraryShape<16> {
   using type = TileShape<32, 32, 256, 0, true>; // pointers aligned to less than 16 bytes
-  using aligned = type;                         // 16-byte aligned pointers, any shape
+  using aligned = TileShape<32, 32, 256, 32, false>;
   static constexpr Access aligned_access = Access::aligned_vector;
 };
 
