@@ -45,11 +45,13 @@
 // keeps the elements for which pred(x) is true, in their order, in out[0, kept). in == out is
 // allowed (a tile only writes below its own end, after every earlier tile has read its input).
 // From 2^22 elements with a 16-byte aligned `in` (any `out`), outside stream capture, the
-// reduce-ahead schedule of the scans (one cooperative launch; pred runs once per element, its
-// bits kept in shared memory); otherwise the look-back. Scratch as for the scans: none for one
-// tile (4096 4-byte or 2048 8-byte elements), else 272 bytes + 8 bytes per tile (at most about
-// n / 512 or n / 256 bytes; n / 2048 or n / 1024 on the reduce-ahead path), per call, freed on
-// the stream.
+// reduce-ahead schedule of the scans (one cooperative launch; pred runs once per element; each
+// tile's kept elements are compacted in its shared-memory stage and written out with aligned
+// 16-byte stores, scalar ones only before the first and after the last 16-byte boundary of the
+// tile's output; H200, 2^28 int32, about half kept: 1.26x cub::DeviceSelect::If, docs/scan.md);
+// otherwise the look-back. Scratch as for the scans: none for one tile (4096 4-byte or 2048
+// 8-byte elements), else 272 bytes + 8 bytes per tile (at most about n / 512 or n / 256 bytes;
+// n / 2048 or n / 1024 on the reduce-ahead path), per call, freed on the stream.
 // compact() also allocates its 8-byte count that way, copies it to the host and waits for the
 // stream, so it cannot be captured: called with n > 0 on a capturing stream it throws
 // std::invalid_argument before anything is enqueued; compact_async can be captured.

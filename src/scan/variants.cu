@@ -270,6 +270,7 @@ using Ahead48s4r2 = AheadShape<512, 6, 4, 2>;
 using Ahead32s6r2T512 = AheadShape<512, 4, 6, 2>;
 using Ahead64s3r2T1024 = AheadShape<1024, 4, 3, 2>;
 using Ahead64s3r2Streaming = AheadShape<512, 8, 3, 2, true>;
+using Ahead64s3r2VectorTail = AheadShape<512, 8, 3, 2, false, 0, true>;
 
 template <class T> void launch_library(const T* in, T* out, std::int64_t n, cudaStream_t stream) {
   exclusive_scan(in, out, n, stream);
@@ -696,6 +697,23 @@ std::span<const Rung> registry() {
            .unsupported = any_size,
            .launch_i32 = ReduceAhead<Ahead64s3r2Streaming>::launch<std::int32_t>,
            .launch_f32 = ReduceAhead<Ahead64s3r2Streaming>::launch<float>},
+      Rung{.info = {.name = "reduce_ahead_64k_s3_r2_vector_tail",
+                    .idea = "reduce_ahead_64k_s3_r2 with the last, partial tile read 16 bytes at a "
+                            "time, every load issued before any lands (time it at an n that is "
+                            "not a multiple of 16384)",
+                    .role = Role::variant,
+                    .variant_of = "reduce_ahead_64k_s3_r2",
+                    .params = {{{"tile_bytes", 65536},
+                                {"stages", 3},
+                                {"rows_ahead", 2},
+                                {"threads", 512}}},
+                    .kernel = ReduceAhead<Ahead64s3r2VectorTail>::kernel(),
+                    .block_threads = 512,
+                    .dynamic_shared_bytes = Ahead64s3r2VectorTail::shared_bytes<std::int32_t>},
+           .chain_tile = ReduceAhead<Ahead64s3r2VectorTail>::tile,
+           .unsupported = any_size,
+           .launch_i32 = ReduceAhead<Ahead64s3r2VectorTail>::launch<std::int32_t>,
+           .launch_f32 = ReduceAhead<Ahead64s3r2VectorTail>::launch<float>},
       Rung{.info = {.name = "reduce_ahead_48k_s4_r2",
                     .idea = "512 threads, 48 KB tiles, 4 per block, 2 ahead: 2 copies in flight",
                     .role = Role::variant,

@@ -383,6 +383,66 @@ Engine& engine() {
   return instance;
 }
 
+// --- small copies to the device in a kernel's parameters ----------------------------------------
+
+// The bytes of one launch, in 16-byte words so that the kernel reads them 16 at a time.
+template <std::size_t Bytes> struct alignas(16) Payload {
+  static_assert(Bytes % 16 == 0, "whole 16-byte words");
+  unsigned char bytes[Bytes];
+};
+
+// __grid_constant__: the kernel reads the parameter where the launch put it (constant memory),
+// without a per-thread copy, however it is indexed.
+template <std::size_t Bytes>
+__global__ void parameter_copy_kernel(std::byte* dst, std::size_t count,
+                                      const __grid_constant__ Payload<Bytes> payload) {
+  const std::size_t word = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t first = word * 16;
+  if (first >= count)
+    return;
+  const uint4 v = reinterpret_cast<const uint4*>(payload.bytes)[word];
+  if (first + 16 <= count && reinterpret_cast<std::uintptr_t>(dst + first) % 16 == 0) {
+    *reinterpret_cast<uint4*>(dst + first) = v;
+    return;
+  }
+  unsigned char part[16];
+  std::memcpy(part, &v, 16);
+  for (std::size_t i = 0; first + i < count && i < 16; ++i)
+    dst[first + i] = static_cast<std::byte>(part[i]);
+}
+
+// Launches the kernel of the smallest payload that holds `bytes` (<= parameter_copy_max_bytes):
+// the launch copies the parameters, so `src` may be reused as soon as this returns. False, with
+// nothing launched and no error left behind, where the device or driver refuses the launch (large
+// parameters need CUDA 12.1 and Volta or newer): the caller copies another way.
+template <std::size_t Bytes>
+bool launch_parameter_copy(std::byte* dst, const void* src, std::size_t bytes,
+                           cudaStream_t stream) {
+  thread_local Payload<Bytes> payload; // off the stack: up to 32 KB
+  std::memcpy(payload.bytes, src, bytes);
+  constexpr unsigned threads = 256;
+  const auto words = static_cast<unsigned>((bytes + 15) / 16);
+  parameter_copy_kernel<Bytes><<<(words + threads - 1) / threads, threads, 0, stream>>>(
+      dst, bytes, payload);
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaErrorInvalidValue || e == cudaErrorNotSupported)
+    return false;
+  LADDER_CUDA(e);
+  return true;
+}
+
+bool parameter_copy(std::byte* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+  if (bytes <= 256)
+    return launch_parameter_copy<256>(dst, src, bytes, stream);
+  if (bytes <= 1024)
+    return launch_parameter_copy<1024>(dst, src, bytes, stream);
+  if (bytes <= 4096)
+    return launch_parameter_copy<4096>(dst, src, bytes, stream);
+  if (bytes <= 16384)
+    return launch_parameter_copy<16384>(dst, src, bytes, stream);
+  return launch_parameter_copy<parameter_copy_max_bytes>(dst, src, bytes, stream);
+}
+
 // --- checks -------------------------------------------------------------------------------------
 
 cudaMemoryType memory_type(const void* p) {
@@ -462,7 +522,7 @@ Path copy(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStr
                                 "cudaMallocAsync or cudaMallocManaged)");
   check_stream(call, stream);
 
-  Path path = choose_path(bytes, host_kind, config);
+  Path path = choose_path(bytes, host_kind, config, to_device);
   const cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
   switch (path) {
   case Path::none:
@@ -493,6 +553,15 @@ Path copy(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStr
   case Path::staged:
     engine().copy(to_device, static_cast<std::byte*>(const_cast<void*>(device)),
                   static_cast<std::byte*>(const_cast<void*>(host)), bytes, stream, config);
+    break;
+  case Path::parameters:
+    // The launch carries the bytes (the source may be reused once it returns) and the kernel is
+    // ordered on the stream: cudaMemcpy's semantics without its staging copy and wait. Refused
+    // (an old device or driver): the direct path.
+    if (!parameter_copy(static_cast<std::byte*>(dst), src, bytes, stream)) {
+      LADDER_CUDA(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+      path = Path::direct;
+    }
     break;
   }
   return path;

@@ -14,7 +14,7 @@
 namespace ladder::transfers {
 
 // Where a copy goes.
-enum class Path { none, direct, pinned, staged };
+enum class Path { none, direct, pinned, staged, parameters };
 
 // The staging shape of one call. Zeros mean the library's defaults.
 struct StagingConfig {
@@ -22,6 +22,11 @@ struct StagingConfig {
   int threads = 0;             // host threads filling / draining at once (0: the whole pool)
   int slots = 0;               // ring slots in use (0: as many chunks as the ring holds)
   std::size_t direct_max_bytes = transfer_direct_max_bytes; // pageable copies up to this go direct
+  // Pageable copies to the device of up to this many bytes (at most parameter_copy_max_bytes) ride
+  // in a kernel's parameters: the launch carries the bytes, a kernel writes them to the
+  // destination, and no staging copy or separate wait is involved. 0: never (the library's
+  // default until the GPU measurements choose a limit).
+  std::size_t parameter_max_bytes = 0;
   // Tests only: throw ladder::CudaError once this many chunks are on the stream, as a CUDA failure
   // half-way would, so that the clean-up path is exercised (-1: never).
   std::int64_t fail_after_chunks = -1;
@@ -36,6 +41,10 @@ inline constexpr std::size_t min_auto_chunk = 256 * kib;
 // while as many filled chunks wait for the copy engine.
 inline constexpr std::size_t max_auto_chunk = 1 * mib;
 inline constexpr int max_slots = 128; // events per call and the ring's slot count, at most
+// The most bytes one launch carries in its parameters: CUDA 12.1 and later take up to 32764 bytes
+// of kernel parameters on Volta and newer; the payload leaves room for the destination and the
+// count, in whole 16-byte words.
+inline constexpr std::size_t parameter_copy_max_bytes = 32 * kib - 64;
 
 struct ChunkPlan {
   std::size_t chunk_bytes = 0;
@@ -89,14 +98,17 @@ inline std::size_t chunk_length(const ChunkPlan& plan, std::size_t bytes, std::i
 // pinned (registered) memory and runs past it, which cudaMemcpyAsync refuses (invalid value).
 enum class HostMemory { pageable, pinned, managed, device, partly_pinned };
 
-// The path a copy of `bytes` takes from host memory of kind `host`.
-constexpr Path choose_path(std::size_t bytes, HostMemory host, const StagingConfig& config) {
+// The path a copy of `bytes` takes from host memory of kind `host` (`to_device`: the direction).
+constexpr Path choose_path(std::size_t bytes, HostMemory host, const StagingConfig& config,
+                           bool to_device = false) {
   if (bytes == 0)
     return Path::none;
   if (host == HostMemory::pinned || host == HostMemory::managed)
     return Path::pinned;
   if (host == HostMemory::partly_pinned)
     return Path::staged;
+  if (to_device && bytes <= std::min(config.parameter_max_bytes, parameter_copy_max_bytes))
+    return Path::parameters;
   return bytes <= config.direct_max_bytes ? Path::direct : Path::staged;
 }
 

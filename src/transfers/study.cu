@@ -869,6 +869,15 @@ Sweep copy_sweep(const RunContext& ctx, Direction dir, const std::vector<std::si
       {"cudaMemcpy (pageable)", Role::reference},
       {"cudaMemcpy (pinned)", Role::reference}};
   sweep.ratios = {{"x cudaMemcpy pageable", 0, 1}, {"x pinned", 0, 2}};
+  // To the device, small copies also through kernel parameters (the launch carries the bytes):
+  // a tuning series, not yet the library's default.
+  ladder::transfers::StagingConfig parameters;
+  parameters.parameter_max_bytes = ladder::transfers::parameter_copy_max_bytes;
+  if (to_device) {
+    sweep.series.push_back({"copy_to_device through kernel parameters (pageable)", Role::variant});
+    sweep.ratios.push_back({"x cudaMemcpy pageable (parameters)", 3, 1});
+  }
+  const int series = static_cast<int>(sweep.series.size());
   const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
   Reference ref(largest, stream);
   DeviceBuffer<std::byte> device_dst(largest);
@@ -880,12 +889,20 @@ Sweep copy_sweep(const RunContext& ctx, Direction dir, const std::vector<std::si
     SweepPoint point;
     point.size = static_cast<std::int64_t>(bytes);
     point.label = bytes_label(bytes);
-    for (int s = 0; s < 3; ++s) {
+    for (int s = 0; s < series; ++s) {
+      if (s == 3 && bytes > ladder::transfers::parameter_copy_max_bytes) {
+        point.checks.push_back(CheckStatus::skipped);
+        point.times.push_back(std::nullopt);
+        continue;
+      }
       std::byte* host = s == 2 ? pinned.data() : pageable.data();
       const auto op = [&, s, host] {
         if (to_device) {
           if (s == 0)
             ladder::copy_to_device(device_dst.data(), host, bytes, stream);
+          else if (s == 3)
+            ladder::transfers::copy_to_device_with(device_dst.data(), host, bytes, stream,
+                                                   parameters);
           else
             LADDER_CUDA(cudaMemcpy(device_dst.data(), host, bytes, cudaMemcpyHostToDevice));
         } else {
@@ -922,6 +939,11 @@ Sweep copy_sweep(const RunContext& ctx, Direction dir, const std::vector<std::si
   sweep.footnotes.push_back("the smallest size is the latency floor: a 4-byte copy");
   sweep.footnotes.push_back("copies of up to " + bytes_label(transfer_direct_max_bytes) +
                             " from pageable memory take cudaMemcpyAsync directly");
+  if (to_device)
+    sweep.footnotes.push_back(
+        "through kernel parameters: up to " +
+        bytes_label(ladder::transfers::parameter_copy_max_bytes) +
+        " per launch, copied by the launch itself (CUDA 12.1+, Volta+); a tuning series");
   return sweep;
 }
 

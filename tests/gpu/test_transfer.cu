@@ -188,6 +188,34 @@ TEST(Transfer, PathFollowsMemoryKindAndSize) {
   round_trip(HostKind::registered, 4 * MiB, 1, 0, stream, {}, Path::pinned);
 }
 
+// Small pageable copies to the device through kernel parameters (a tuning option, off by
+// default): every payload size class and its edges, destinations off 16-byte alignment, and the
+// direction back (direct) unaffected.
+TEST(Transfer, SmallCopiesThroughKernelParameters) {
+  lab::Stream stream;
+  StagingConfig c;
+  c.parameter_max_bytes = transfers::parameter_copy_max_bytes;
+  for (std::size_t bytes : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
+                            std::size_t{256}, std::size_t{257}, std::size_t{1024}, std::size_t{1025},
+                            std::size_t{4096}, std::size_t{4097}, std::size_t{16384},
+                            std::size_t{16385}, transfers::parameter_copy_max_bytes})
+    for (auto [host_offset, device_offset] :
+         {std::pair<std::size_t, std::size_t>{0, 0}, {7, 1}, {0, 3}, {5, 16}})
+      round_trip(HostKind::pageable, bytes, host_offset, device_offset, stream, c);
+  // The path: parameters up to the limit, the direct path past it and from pinned memory the
+  // copy engine, as before.
+  HostRange src(HostKind::pageable, 4 * KiB, 0);
+  lab::DeviceBuffer<std::byte> d(64 * KiB);
+  EXPECT_EQ(static_cast<int>(transfers::copy_to_device_with(d.data(), src.data(), 4 * KiB,
+                                                            stream, c)),
+            static_cast<int>(Path::parameters));
+  HostRange big(HostKind::pageable, 64 * KiB, 0);
+  EXPECT_EQ(static_cast<int>(transfers::copy_to_device_with(d.data(), big.data(), 64 * KiB,
+                                                            stream, c)),
+            static_cast<int>(Path::direct));
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+}
+
 // Tiny chunks, few slots and two threads: the ring wraps around many times within one copy.
 TEST(Transfer, StagedRingWrapsAroundWithTinyChunks) {
   lab::Stream stream;

@@ -116,6 +116,28 @@ TEST(TransferStaging, PathByMemoryAndSize) {
   EXPECT_EQ(transfers::choose_path(GiB, HostMemory::partly_pinned, d), Path::staged);
 }
 
+TEST(TransferStaging, KernelParameterPathOnlyToTheDeviceAndOnlyWhenAsked) {
+  StagingConfig c;
+  c.parameter_max_bytes = 4096;
+  EXPECT_EQ(transfers::choose_path(4096, HostMemory::pageable, c, true), Path::parameters);
+  EXPECT_EQ(transfers::choose_path(1, HostMemory::pageable, c, true), Path::parameters);
+  EXPECT_EQ(transfers::choose_path(4097, HostMemory::pageable, c, true), Path::direct);
+  EXPECT_EQ(transfers::choose_path(4096, HostMemory::pageable, c, false), Path::direct);
+  EXPECT_EQ(transfers::choose_path(4096, HostMemory::pinned, c, true), Path::pinned);
+  EXPECT_EQ(transfers::choose_path(4096, HostMemory::partly_pinned, c, true), Path::staged);
+  EXPECT_EQ(transfers::choose_path(0, HostMemory::pageable, c, true), Path::none);
+  // Never past what one launch carries, whatever the config asks.
+  c.parameter_max_bytes = GiB;
+  EXPECT_EQ(transfers::choose_path(transfers::parameter_copy_max_bytes, HostMemory::pageable, c,
+                                   true),
+            Path::parameters);
+  EXPECT_EQ(transfers::choose_path(transfers::parameter_copy_max_bytes + 1, HostMemory::pageable,
+                                   c, true),
+            Path::direct);
+  // The library's default: off.
+  EXPECT_EQ(transfers::choose_path(4, HostMemory::pageable, StagingConfig{}, true), Path::direct);
+}
+
 // These checks come before any CUDA call, so they hold on a machine without a GPU.
 TEST(TransferArguments, NullPointersWithBytesAreRejectedByName) {
   std::vector<char> host(16);

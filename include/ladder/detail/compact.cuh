@@ -215,13 +215,25 @@ template <int A, int W> struct PackedCounts {
 // dst[0, count): scalar stores up to the first 16-byte boundary of dst and after the last, aligned
 // 16-byte stores in between. Their source starts `head` elements past a 16-byte boundary of src:
 // each 16-byte store takes its elements from two aligned 16-byte shared loads.
+// Calls f(std::integral_constant<int, shift>{}) for the one shift in [D, W) equal to `shift`
+// (C++17: the public headers compile as C++17 too, so no template lambda).
+template <int D, int W, class F> __device__ __forceinline__ void with_shift(int shift, F& f) {
+  if constexpr (D < W) {
+    if (shift == D)
+      f(std::integral_constant<int, D>{});
+    else
+      with_shift<D + 1, W>(shift, f);
+  }
+}
+
 template <int Threads, int A, bool Streaming, class T>
 __device__ __forceinline__ void store_run(const T* src, T* dst, int count) {
   constexpr int W = 16 / static_cast<int>(sizeof(T));
   using Vec = lb::Access<T, W>;
   static_assert(sizeof(Vec) == 16);
   const int misaligned = static_cast<int>(reinterpret_cast<std::uintptr_t>(dst) / sizeof(T) % W);
-  const int head = std::min(count, (W - misaligned) % W);
+  const int to_boundary = (W - misaligned) % W;
+  const int head = count < to_boundary ? count : to_boundary;
   const int vectors = (count - head) / W;
   const int tail_from = head + vectors * W, tail = count - tail_from;
   if (threadIdx.x < head)
@@ -258,9 +270,7 @@ __device__ __forceinline__ void store_run(const T* src, T* dst, int count) {
     }
   };
   // head is uniform over the block: one branch, each case with its shifts known at compile time.
-  [&]<int... D>(std::integer_sequence<int, D...>) {
-    ((head == D ? (middle(std::integral_constant<int, D>{}), 0) : 0), ...);
-  }(std::make_integer_sequence<int, W>{});
+  with_shift<0, W>(head, middle);
 }
 
 template <class T, class Shape, class Pred>
@@ -592,8 +602,9 @@ void compact_async(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t*
   }
   constexpr int vector = 16 / sizeof(T);
   namespace impl = detail::compact_impl;
-  // The reduce-ahead kernel reads with bulk copies (16-byte aligned input) and writes elements
-  // one by one (any output alignment).
+  // The reduce-ahead kernel reads with bulk copies (16-byte aligned input) and writes each tile's
+  // kept elements through shared memory: scalar up to out's next 16-byte boundary, 16-byte stores
+  // after it (any output alignment).
   if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && n >= impl::reduce_ahead_min &&
       impl::launch_ahead<T, impl::LibraryAheadShape>(in, out, n, pred, device_count, stream))
     return;
