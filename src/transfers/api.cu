@@ -418,12 +418,14 @@ __global__ void parameter_copy_kernel(std::byte* dst, std::size_t count,
 template <std::size_t Bytes>
 bool launch_parameter_copy(std::byte* dst, const void* src, std::size_t bytes,
                            cudaStream_t stream) {
-  thread_local Payload<Bytes> payload; // off the stack: up to 32 KB
-  std::memcpy(payload.bytes, src, bytes);
+  // On the heap for the launch's duration (up to 32 KB: too much for some threads' stacks, and
+  // thread-local storage would keep it in every thread).
+  const std::unique_ptr<Payload<Bytes>> payload(new Payload<Bytes>); // not zeroed: bytes only
+  std::memcpy(payload->bytes, src, bytes);
   constexpr unsigned threads = 256;
   const auto words = static_cast<unsigned>((bytes + 15) / 16);
   parameter_copy_kernel<Bytes><<<(words + threads - 1) / threads, threads, 0, stream>>>(
-      dst, bytes, payload);
+      dst, bytes, *payload);
   const cudaError_t e = cudaGetLastError();
   if (e == cudaErrorInvalidValue || e == cudaErrorNotSupported)
     return false;
