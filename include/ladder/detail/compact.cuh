@@ -211,10 +211,6 @@ template <int A, int W> struct PackedCounts {
   }
 };
 
-// Block-wide: writes the `count` elements of the shared run src[0, count) (16-byte aligned) to
-// dst[0, count): scalar stores up to the first 16-byte boundary of dst and after the last, aligned
-// 16-byte stores in between. Their source starts `head` elements past a 16-byte boundary of src:
-// each 16-byte store takes its elements from two aligned 16-byte shared loads.
 // Calls f(std::integral_constant<int, shift>{}) for the one shift in [D, W) equal to `shift`
 // (C++17: the public headers compile as C++17 too, so no template lambda).
 template <int D, int W, class F> __device__ __forceinline__ void with_shift(int shift, F& f) {
@@ -226,6 +222,10 @@ template <int D, int W, class F> __device__ __forceinline__ void with_shift(int 
   }
 }
 
+// Block-wide: writes the `count` elements of the shared run src[0, count) (16-byte aligned) to
+// dst[0, count): scalar stores up to the first 16-byte boundary of dst and after the last, aligned
+// 16-byte stores in between. Their source starts `head` elements past a 16-byte boundary of src:
+// each 16-byte store takes its elements from two aligned 16-byte shared loads.
 template <int Threads, int A, bool Streaming, class T>
 __device__ __forceinline__ void store_run(const T* src, T* dst, int count) {
   constexpr int W = 16 / static_cast<int>(sizeof(T));
