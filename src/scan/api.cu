@@ -86,7 +86,7 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
   if (in_phase != out_phase) {
     // Different offsets: the head aligns the input (bulk copies), and the reduce-ahead kernel
     // stores 16-byte vectors shifted across lanes by the output's offset from a boundary.
-    if (body >= library_reduce_ahead_min &&
+    if (n >= library_reduce_ahead_min &&
         launch_shifted<T, Inclusive>(body_in, body_out, body, stream, head))
       return;
     launch_lookback_scan<T, LibraryScalarShape<T>, Inclusive>(in, out, n, stream);
@@ -98,8 +98,9 @@ void scan(const char* call, const T* in, T* out, std::int64_t n, cudaStream_t st
   }
   // One 64 KB tile is one launch of the single-tile kernel (no scratch); from 2^22 the
   // reduce-ahead kernel; in between, and wherever it cannot run, the look-back kernel.
+  // The threshold is on n, not the body: a misaligned call of 2^22 elements is no smaller a job.
   const bool one_tile = body <= library_single_launch_max<T>;
-  if (!((one_tile || body >= library_reduce_ahead_min) &&
+  if (!((one_tile || n >= library_reduce_ahead_min) &&
         launch_reduce_ahead_scan<T, LibraryAheadShape, Inclusive>(body_in, body_out, body, stream,
                                                                   0, head)))
     launch_lookback_scan<T, LibraryShape<T>, Inclusive>(body_in, body_out, body, stream, head);

@@ -47,17 +47,27 @@ template <class T> struct ScanHead {
   const T* in = nullptr;
   T* out = nullptr;
   int count = 0;
-  // One thread: scans and writes the head, returns its sum (0 without a head).
+  static constexpr int max_count = 16 / static_cast<int>(sizeof(T)) - 1;
+  // One thread: scans and writes the head, returns its sum (0 without a head). Every load is
+  // issued before the first store: a store to out[i] may alias in[i + 1], so a loop that loads
+  // and stores in turn waits one memory round trip per element, and the head sits on tile 0's
+  // path to publishing, which every later tile waits for.
   template <bool Inclusive> __device__ T scan() const {
+    T x[max_count];
+#pragma unroll
+    for (int i = 0; i < max_count; ++i)
+      x[i] = i < count ? in[i] : T(0);
     T running = T(0);
-    for (int i = 0; i < count; ++i) {
-      const T x = in[i];
-      if constexpr (Inclusive) {
-        running += x;
-        out[i] = running;
-      } else {
-        out[i] = running;
-        running += x;
+#pragma unroll
+    for (int i = 0; i < max_count; ++i) {
+      if (i < count) {
+        if constexpr (Inclusive) {
+          running += x[i];
+          out[i] = running;
+        } else {
+          out[i] = running;
+          running += x[i];
+        }
       }
     }
     return running;

@@ -310,15 +310,16 @@ bool launch_reduce_ahead_scan(const T* in, T* out, std::int64_t n, cudaStream_t 
 }
 
 // The library's shape (ladder::exclusive_scan / inclusive_scan, 16-byte aligned pointers, n at
-// least library_reduce_ahead_min): the shape of rung reduce_ahead_64k_s3_r2, 512 threads, 64 KB
-// tiles (16384 4-byte or 8192 8-byte elements), 3 per block (192 KB of shared memory: one block
-// per SM on Hopper; a GPU with less shared memory per block gets the look-back kernel), reduced
-// 2 rows ahead. Its own type (LibraryTag) so that its kernels are instantiated in the library
+// least library_reduce_ahead_min): the shape of rung reduce_ahead_64k_s3_r2_vector_tail, 512
+// threads, 64 KB tiles (16384 4-byte or 8192 8-byte elements), 3 per block (192 KB of shared
+// memory: one block per SM on Hopper; a GPU with less shared memory per block gets the look-back
+// kernel), reduced 2 rows ahead, the last partial tile read with 16-byte loads (a misaligned
+// call's body always ends in one). Its own type (LibraryTag) so that its kernels are instantiated in the library
 // alone: a kernel instantiated in two translation units is registered twice with the runtime, and
 // the shared-memory opt-in made through one registration was not seen by the cooperative launch
 // through the other (H200: cudaErrorCooperativeLaunchTooLarge when the lab's rung ran first).
 inline constexpr int library_tag = 1;
-using LibraryAheadShape = AheadShape<512, 8, 3, 2, false, library_tag>;
+using LibraryAheadShape = AheadShape<512, 8, 3, 2, false, library_tag, true>;
 // Below this many elements the library takes the look-back kernel: one launch up to one tile
 // and less fixed cost (H200, int32, bench/results/ladder-h200-2026-11-21-r5.md: 2^20 0.0098 ms
 // look-back, 0.0101 ms reduce-ahead; 2^24 0.0540 ms, 0.0455 ms).
