@@ -48,35 +48,47 @@ template <class T> struct ScanHead {
   T* out = nullptr;
   int count = 0;
   static constexpr int max_count = 16 / static_cast<int>(sizeof(T)) - 1;
-  // One thread: scans and writes the head, returns its sum (0 without a head). Every load is
-  // issued before the first store: a store to out[i] may alias in[i + 1], so a loop that loads
-  // and stores in turn waits one memory round trip per element, and the head sits on tile 0's
-  // path to publishing, which every later tile waits for.
-  template <bool Inclusive> __device__ T scan() const {
+  // The head's elements, loaded by the thread that will scan them.
+  struct Values {
     T x[max_count];
+  };
+  // Loads the head where `owner` (the thread that scans it: lane 0 of warp 0 of the block that
+  // has tile 0), zeros elsewhere. The kernels call it as soon as they know their tile, beside the
+  // tile's own loads, so the head's memory round trip is not added to tile 0's path to
+  // publishing its prefix, which every later tile waits for. All loads are issued together (a
+  // store to out[i] may alias in[i + 1]: loads and stores in turn would wait once per element).
+  __device__ Values load_if(bool owner) const {
+    Values v;
 #pragma unroll
     for (int i = 0; i < max_count; ++i)
-      x[i] = i < count ? in[i] : T(0);
+      v.x[i] = owner && i < count ? in[i] : T(0);
+    return v;
+  }
+  // One thread: writes the scanned head from its loaded values, returns its sum (0 without a
+  // head). The loads came first, so in == out stays safe.
+  template <bool Inclusive> __device__ T scan(const Values& v) const {
     T running = T(0);
 #pragma unroll
     for (int i = 0; i < max_count; ++i) {
       if (i < count) {
         if constexpr (Inclusive) {
-          running += x[i];
+          running += v.x[i];
           out[i] = running;
         } else {
           out[i] = running;
-          running += x[i];
+          running += v.x[i];
         }
       }
     }
     return running;
   }
-  // Every lane of a warp: the head's sum when `tile` is 0 (lane 0 scans it), else 0.
-  template <bool Inclusive> __device__ T warp_scan_for(std::int64_t tile, int lane) const {
+  // Every lane of a warp: the head's sum when `tile` is 0 (lane 0, which loaded `v`, scans it),
+  // else 0.
+  template <bool Inclusive>
+  __device__ T warp_scan_for(std::int64_t tile, int lane, const Values& v) const {
     if (tile != 0 || count == 0)
       return T(0);
-    const T sum = lane == 0 ? scan<Inclusive>() : T(0);
+    const T sum = lane == 0 ? scan<Inclusive>(v) : T(0);
     return __shfl_sync(lb::full_mask, sum, 0);
   }
 };
@@ -124,11 +136,12 @@ __device__ __forceinline__ T access_prefixes(const T (&x)[A][W], T (&before)[A],
 template <class Shape, bool Inclusive, class T>
 __device__ __forceinline__ void early_warp_prefixes(const T* s_warp, T* prefixes, void* scratch,
                                                     std::int64_t tiles, std::int64_t tile,
-                                                    int lane, const ScanHead<T>& head) {
+                                                    int lane, const ScanHead<T>& head,
+                                                    const typename ScanHead<T>::Values& head_values) {
   T aggregate;
   const T exclusive =
       lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
-  const T first = head.template warp_scan_for<Inclusive>(tile, lane);
+  const T first = head.template warp_scan_for<Inclusive>(tile, lane, head_values);
   const auto status =
       lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
   if (lane == 0)
@@ -139,8 +152,20 @@ __device__ __forceinline__ void early_warp_prefixes(const T* s_warp, T* prefixes
     prefixes[lane] = tile_prefix + exclusive;
 }
 
+// Stores the elements of access y (starting at element `first`) that lie below n, one by one.
+template <class T, int W>
+__device__ __forceinline__ void store_elements_below(T* out, std::int64_t first,
+                                                     const Access<T, W>& y, std::int64_t n) {
+#pragma unroll
+  for (int k = 0; k < W; ++k)
+    if (first + k < n)
+      out[first + k] = y.v[k];
+}
+
 // Stores access j of this lane in the warp segment starting at element `segment`: one 16-byte
-// store (evict-first when Streaming) in a full tile, else the elements below n one by one.
+// store (evict-first when Streaming) in a full tile; in the partial tile the same store where the
+// access ends at or below n, the elements below n for the access that n cuts. `out + segment` is
+// aligned to the access.
 template <bool Streaming, class T, int W>
 __device__ __forceinline__ void store_access(T* out, std::int64_t segment, int j, int lane,
                                              const Access<T, W>& y, bool full, std::int64_t n) {
@@ -153,12 +178,11 @@ __device__ __forceinline__ void store_access(T* out, std::int64_t segment, int j
       reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
     }
   } else {
-#pragma unroll
-    for (int k = 0; k < W; ++k) {
-      const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-      if (i < n)
-        out[i] = y.v[k];
-    }
+    const std::int64_t first = segment + static_cast<std::int64_t>(j * 32 + lane) * W;
+    if (first + W <= n)
+      reinterpret_cast<Access<T, W>*>(out + segment)[j * 32 + lane] = y;
+    else
+      store_elements_below(out, first, y, n);
   }
 }
 
@@ -236,6 +260,7 @@ __global__ void __launch_bounds__(Shape::threads)
   } else {
     load_segment_guarded(in, segment, n, lane, x);
   }
+  const auto head_values = head.load_if(tile == 0 && threadIdx.x == 0);
 
   // Exclusive prefix of each access inside the warp's segment.
   T before[A];
@@ -249,7 +274,7 @@ __global__ void __launch_bounds__(Shape::threads)
     T aggregate;
     const T exclusive =
         lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
-    T tile_prefix = head.template warp_scan_for<Inclusive>(tile, lane);
+    T tile_prefix = head.template warp_scan_for<Inclusive>(tile, lane, head_values);
     if constexpr (!SingleTile) {
       const auto status =
           lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
@@ -313,6 +338,7 @@ __global__ void __launch_bounds__(Shape::threads)
   } else {
     load_segment_guarded(in, segment, n, lane, x);
   }
+  const auto head_values = head.load_if(tile == 0 && threadIdx.x == 0);
 
   // Reduce first: the tile's aggregate is all that later tiles wait for.
   T own = T(0);
@@ -327,7 +353,8 @@ __global__ void __launch_bounds__(Shape::threads)
   __syncthreads();
 
   if (warp == 0)
-    early_warp_prefixes<Shape, Inclusive>(s_warp, s_prefix, scratch, tiles, tile, lane, head);
+    early_warp_prefixes<Shape, Inclusive>(s_warp, s_prefix, scratch, tiles, tile, lane, head,
+                                          head_values);
   // Warps 1.. scan their accesses while warp 0 walks back; warp 0 after its walk.
   T before[A];
   access_prefixes(x, before, lane);
@@ -399,8 +426,8 @@ __device__ __forceinline__ void staged_scan_store(const Access<T, W>* seg, T war
     const Access<T, W> y = scan_access<Inclusive>(a.v, running);
     if constexpr (OutShift == 0) {
       store_access<Shape::streaming>(out, segment, j, lane, y, full, n);
-    } else if (!full) { // the last, partial tile (the same for the whole block)
-      store_access<Shape::streaming>(out, segment, j, lane, y, false, n);
+    } else if (!full) { // the last, partial tile (the same for the whole block); `out` unaligned
+      store_elements_below(out, segment + static_cast<std::int64_t>(j * 32 + lane) * W, y, n);
     } else {
       Access<T, W> v;
 #pragma unroll
@@ -460,6 +487,7 @@ __global__ void __launch_bounds__(Shape::threads)
   }
   __syncthreads();
   const std::int64_t tile = s_tile;
+  const auto head_values = head.load_if(tile == 0 && threadIdx.x == 0);
   const bool full = is_full(tile);
   const bool spec_ok = guessed && tile == static_cast<std::int64_t>(blockIdx.x);
   if (!spec_ok) {
@@ -496,7 +524,8 @@ __global__ void __launch_bounds__(Shape::threads)
     s_warp[warp] = warp_total;
   __syncthreads();
   if (warp == 0)
-    early_warp_prefixes<Shape, Inclusive>(s_warp, s_prefix, scratch, tiles, tile, lane, head);
+    early_warp_prefixes<Shape, Inclusive>(s_warp, s_prefix, scratch, tiles, tile, lane, head,
+                                          head_values);
   __syncthreads();
   const std::int64_t segment =
       tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;

@@ -97,10 +97,8 @@ __global__ void __launch_bounds__(Ahead::threads)
     if constexpr (bulk)
       for (int s = 0; s < S; ++s)
         barrier_init(&s_bar[s], 1);
-    s_first = block == 0 ? head.template scan<Inclusive>() : T(0);
   }
   __syncthreads();
-  const T head_sum = s_first;
   // Starts filling stage s with tile t: one bulk copy (thread 0) for a full tile; element loads
   // by every thread for the last, partial tile (or without the bulk copy engine).
   auto fill = [&](std::int64_t t, int s) {
@@ -167,7 +165,7 @@ __global__ void __launch_bounds__(Ahead::threads)
     if (warp == 0) {
       const T aggregate = lb::warp_sum(lane < Warps ? s_warp_totals[s][lane] : T(0));
       if (lane == 0) // tile 0's published aggregate carries the head, so every later tile sees it
-        status.publish(t, lb::flag_aggregate, t == 0 ? head_sum + aggregate : aggregate);
+        status.publish(t, lb::flag_aggregate, t == 0 ? s_first + aggregate : aggregate);
     }
   };
   // The sum of the published aggregates of tiles [first, first + count), in every thread.
@@ -191,9 +189,12 @@ __global__ void __launch_bounds__(Ahead::threads)
     return lb::warp_sum(lane < Warps ? s_partial[lane] : T(0));
   };
 
-  // Prologue: start every stage's copy, reduce the first R tiles.
+  // Prologue: start every stage's copy, reduce the first R tiles. Block 0's thread 0 scans the
+  // head while its copies are in flight; s_first is read after the barriers that follow.
   for (int s = 0; s < S; ++s)
     fill(tile_of(s), s);
+  if (threadIdx.x == 0)
+    s_first = block == 0 ? head.template scan<Inclusive>(head.load_if(true)) : T(0);
   for (int s = 0; s < R; ++s)
     if (tile_of(s) < tiles) {
       wait_filled(tile_of(s), s);
@@ -210,7 +211,7 @@ __global__ void __launch_bounds__(Ahead::threads)
       const T before =
           lb::warp_exclusive_scan(lane < Warps ? s_warp_totals[s][lane] : T(0), lane, tile_total);
       if (lane < Warps) // `exclusive` sums published aggregates: tile 0 adds the head itself
-        s_prefix[lane] = exclusive + (t == 0 ? head_sum : T(0)) + before;
+        s_prefix[lane] = exclusive + (t == 0 ? s_first : T(0)) + before;
     }
     __syncthreads();
     staged_scan_store<Tile, Inclusive, OutShift>(segment_of(s), s_prefix[warp], out,

@@ -168,10 +168,12 @@ struct AheadShape {
   static constexpr std::size_t shared_bytes = std::size_t{Stages} * items<T> * sizeof(T);
 };
 
-// 512 threads, 8 16-byte accesses each (64 KB tiles: 16384 4-byte or 8192 8-byte elements), 3
-// stages (192 KB of shared memory, one block per SM on Hopper), counted 2 rows ahead, staged
-// write-out: the shape of the library's reduce-ahead scan.
-using LibraryAheadShape = AheadShape<512, 8, 3, 2, WriteOut::staged>;
+// 256 threads, 8 16-byte accesses each (32 KB tiles: 8192 4-byte or 4096 8-byte elements), 3
+// stages (96 KB of shared memory, two blocks per SM on Hopper), counted 2 rows ahead, staged
+// write-out: row compact_staged_32k_s3_r2 of `ladder tune scan` (H200, 2026-11-25, keep x > 0 of
+// int32: 470.0 us at 268435399 and 22.88 us at 2^23, against 480.7 and 23.42 us for the 64 KB
+// tiles of 512 threads, and cub::DeviceSelect::If's 600.1 and 26.94 us).
+using LibraryAheadShape = AheadShape<256, 8, 3, 2, WriteOut::staged>;
 // From this many elements (and 16-byte aligned pointers) compaction takes the reduce-ahead kernel.
 inline constexpr std::int64_t reduce_ahead_min = std::int64_t{1} << 22;
 

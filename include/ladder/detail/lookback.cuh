@@ -59,17 +59,27 @@ __device__ __forceinline__ void load_segment(const T* in, std::int64_t segment, 
   }
 }
 
-// The same for the last, partial tile: element loads below n, zeros past it.
+// The same for the last, partial tile: a whole access where it ends at or below n (the full
+// tile's 16-byte load), elements below n for the one access that n cuts, zeros past it. Element
+// loads for the whole tile were 4x the load instructions and made the one-tile launch of a
+// misaligned 2^14-element scan take 11 us against 6 us for the full tile (H200).
 template <class T, int W, int A>
 __device__ __forceinline__ void load_segment_guarded(const T* in, std::int64_t segment, std::int64_t n, int lane,
                                                      T (&x)[A][W]) {
 #pragma unroll
-  for (int j = 0; j < A; ++j)
+  for (int j = 0; j < A; ++j) {
+    const std::int64_t first = segment + static_cast<std::int64_t>(j * 32 + lane) * W;
+    if (first + W <= n) {
+      const Access<T, W> a = reinterpret_cast<const Access<T, W>*>(in + segment)[j * 32 + lane];
 #pragma unroll
-    for (int k = 0; k < W; ++k) {
-      const std::int64_t i = segment + static_cast<std::int64_t>(j * 32 + lane) * W + k;
-      x[j][k] = i < n ? in[i] : T{};
+      for (int k = 0; k < W; ++k)
+        x[j][k] = a.v[k];
+    } else {
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        x[j][k] = first + k < n ? in[first + k] : T{};
     }
+  }
 }
 
 // The warp reductions and scans the look-back kernels use (ladder/detail/warp.cuh).
