@@ -123,9 +123,9 @@ void gemm_f32(Trans trans_a, Trans trans_b, std::int64_t m, std::int64_t n, std:
   case Tile::tall:
     return launch_any_layout<TallAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::wide_two:
-    return launch_any_layout<WideTwo>(prm, !a_t, b_t, vector_loads, schedule, stream);
+    return launch_any_layout<WideTwoAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::tall_two:
-    return launch_any_layout<TallTwo>(prm, !a_t, b_t, vector_loads, schedule, stream);
+    return launch_any_layout<TallTwoAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
   case Tile::small:
     return launch_any_layout<Small>(prm, !a_t, b_t, vector_loads, schedule, stream);
   }

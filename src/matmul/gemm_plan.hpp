@@ -32,7 +32,10 @@ struct TileShape {
 // wide and tall: their cp.async tiles (WideAsync3, TallAsync3), from `ladder tune matmul` (H200,
 // 2026-11-25; the large tile 2.879 ms at 4096^3 and 3.839 ms at 4097 x 4095 x 4093): wide 2.907
 // and 3.274 ms, tall 3.031 and 3.248 ms; a little more k overhead than the large tile's (three
-// stages to fill), so that short k (8192 x 8192 x 128) keeps the large tile.
+// stages to fill), so that short k (8192 x 8192 x 128) keeps the large tile. wide_two and
+// tall_two: their cp.async tiles too (WideTwoAsync3, TallTwoAsync3), at the rates measured for
+// the tiles they replaced; where both were timed the cp.async ones were as fast or faster
+// (64 x 65536 x 4096: 744.4 against 830.7 us; 65536 x 64 x 4096: 820.4 against 884.5 us).
 inline constexpr std::array<TileShape, 7> tile_shapes = {{
     {Tile::huge, 256, 128, 1, 1.045, 1.01, 160},
     {Tile::large, 128, 128, 2, 1.00, 1.00},

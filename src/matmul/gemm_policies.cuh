@@ -25,7 +25,8 @@ using Large4Warps = Policy<128, 128, 8, 2, 2, 8, 16, 2, true, 2, true>;
 using Wide = Policy<64, 128, 8, 2, 2, 8, 8, 2, true, 3, true>; // 4 warps of 32 x 64
 using Tall = Policy<128, 64, 8, 2, 2, 8, 8, 2, true, 3, true>; // 4 warps of 64 x 32
 // The same at two blocks per SM (up to 255 registers a thread): 64 x 65536 x 4096 in 830.8 us
-// (Wide: 912.6), 65536 x 64 x 4096 in 889.8 us (Tall: 962.6).
+// (Wide: 912.6), 65536 x 64 x 4096 in 889.8 us (Tall: 962.6). The library's are their cp.async
+// versions (WideTwoAsync3, TallTwoAsync3 below).
 using WideTwo = Policy<64, 128, 8, 2, 2, 8, 8, 2, true, 2, true>;
 using TallTwo = Policy<128, 64, 8, 2, 2, 8, 8, 2, true, 2, true>;
 // The small tile: 64 x 64, 4 warps of 32 x 32, 8 x 4 per thread.
@@ -50,6 +51,10 @@ using HugeAsync4 = Policy<256, 128, 8, 4, 2, 16, 8, 4, true, 1>;
 using Large4WarpsAsync3 = Policy<128, 128, 8, 2, 2, 8, 16, 3, true, 2>;
 using WideAsync3 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3>;
 using TallAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 3>;
+// The library's two-blocks-per-SM half tiles: 64 x 65536 x 4096 in 744.4 us = 0.99x cuBLAS
+// (WideTwo 830.7 us), 65536 x 64 x 4096 in 820.4 us = 0.93x (TallTwo 884.5 us; all four
+// transposes 0.93-0.99x), 1000^3 in 72.6 us (WideTwo 79.3); `ladder tune matmul`, H200,
+// 2026-11-25.
 using WideTwoAsync3 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 2>;
 using TallTwoAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 2>;
 

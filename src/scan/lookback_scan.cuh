@@ -39,57 +39,39 @@ using lb::Access;
 using lb::load_segment;
 using lb::load_segment_guarded;
 
-// The elements of a misaligned call ahead of its first 16-byte boundary (fewer than 16 bytes):
-// the aligned kernels scan from the boundary on, and the block that owns tile 0 scans these
-// first, writes them, and starts tile 0 from their sum. Only that block reads in[0, count), and
-// it reads them before it writes out[0, count), so in == out stays safe.
+// The elements of a misaligned call ahead of its body (fewer than 128 bytes: up to `out`'s next
+// 128-byte boundary when in and out sit at the same offset within 16 bytes, else up to `in`'s
+// next 16-byte boundary): the aligned kernels scan from there on, and warp 0 of the block that
+// owns tile 0 scans these, a lane per element, writes them, and starts tile 0 from their sum.
+// Only that warp reads in[0, count), and it reads them before it writes out[0, count), so
+// in == out stays safe.
 template <class T> struct ScanHead {
+  static constexpr int max_count = 128 / static_cast<int>(sizeof(T)) - 1;
+  static_assert(max_count < 32, "a lane per element of the head");
   const T* in = nullptr;
   T* out = nullptr;
   int count = 0;
-  static constexpr int max_count = 16 / static_cast<int>(sizeof(T)) - 1;
-  // The head's elements, loaded by the thread that will scan them.
-  struct Values {
-    T x[max_count];
-  };
-  // Loads the head where `owner` (the thread that scans it: lane 0 of warp 0 of the block that
-  // has tile 0), zeros elsewhere. The kernels call it as soon as they know their tile, beside the
-  // tile's own loads, so the head's memory round trip is not added to tile 0's path to
-  // publishing its prefix, which every later tile waits for. All loads are issued together (a
-  // store to out[i] may alias in[i + 1]: loads and stores in turn would wait once per element).
-  __device__ Values load_if(bool owner) const {
-    Values v;
-#pragma unroll
-    for (int i = 0; i < max_count; ++i)
-      v.x[i] = owner && i < count ? in[i] : T(0);
-    return v;
+  // This lane's element of the head where `owner` (warp 0 of the block that has tile 0), else
+  // 0. The kernels call it as soon as they know their tile, beside the tile's own loads, so the
+  // head's memory round trip is not added to tile 0's path to publishing its prefix, which every
+  // later tile waits for.
+  __device__ T load_lane(bool owner, int lane) const {
+    return owner && lane < count ? in[lane] : T(0);
   }
-  // One thread: writes the scanned head from its loaded values, returns its sum (0 without a
-  // head). The loads came first, so in == out stays safe.
-  template <bool Inclusive> __device__ T scan(const Values& v) const {
-    T running = T(0);
-#pragma unroll
-    for (int i = 0; i < max_count; ++i) {
-      if (i < count) {
-        if constexpr (Inclusive) {
-          running += v.x[i];
-          out[i] = running;
-        } else {
-          out[i] = running;
-          running += v.x[i];
-        }
-      }
-    }
-    return running;
+  // The whole warp, each lane with its element from load_lane: writes the scanned head and
+  // returns its sum in every lane (0 without a head).
+  template <bool Inclusive> __device__ T warp_scan(T x, int lane) const {
+    T total;
+    const T before = lb::warp_exclusive_scan(x, lane, total);
+    if (lane < count)
+      out[lane] = Inclusive ? before + x : before;
+    return total;
   }
-  // Every lane of a warp: the head's sum when `tile` is 0 (lane 0, which loaded `v`, scans it),
-  // else 0.
-  template <bool Inclusive>
-  __device__ T warp_scan_for(std::int64_t tile, int lane, const Values& v) const {
+  // The same where `tile` is 0, else 0 (no memory touched).
+  template <bool Inclusive> __device__ T warp_scan_for(std::int64_t tile, int lane, T x) const {
     if (tile != 0 || count == 0)
       return T(0);
-    const T sum = lane == 0 ? scan<Inclusive>(v) : T(0);
-    return __shfl_sync(lb::full_mask, sum, 0);
+    return warp_scan<Inclusive>(x, lane);
   }
 };
 
@@ -137,11 +119,11 @@ template <class Shape, bool Inclusive, class T>
 __device__ __forceinline__ void early_warp_prefixes(const T* s_warp, T* prefixes, void* scratch,
                                                     std::int64_t tiles, std::int64_t tile,
                                                     int lane, const ScanHead<T>& head,
-                                                    const typename ScanHead<T>::Values& head_values) {
+                                                    T head_value) {
   T aggregate;
   const T exclusive =
       lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
-  const T first = head.template warp_scan_for<Inclusive>(tile, lane, head_values);
+  const T first = head.template warp_scan_for<Inclusive>(tile, lane, head_value);
   const auto status =
       lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
   if (lane == 0)
@@ -260,7 +242,7 @@ __global__ void __launch_bounds__(Shape::threads)
   } else {
     load_segment_guarded(in, segment, n, lane, x);
   }
-  const auto head_values = head.load_if(tile == 0 && threadIdx.x == 0);
+  const T head_value = head.load_lane(tile == 0 && warp == 0, lane);
 
   // Exclusive prefix of each access inside the warp's segment.
   T before[A];
@@ -274,7 +256,7 @@ __global__ void __launch_bounds__(Shape::threads)
     T aggregate;
     const T exclusive =
         lb::warp_exclusive_scan(lane < Shape::warps ? s_warp[lane] : T(0), lane, aggregate);
-    T tile_prefix = head.template warp_scan_for<Inclusive>(tile, lane, head_values);
+    T tile_prefix = head.template warp_scan_for<Inclusive>(tile, lane, head_value);
     if constexpr (!SingleTile) {
       const auto status =
           lb::scan_status_at<T>(static_cast<unsigned char*>(scratch) + lb::counter_bytes, tiles);
@@ -338,7 +320,7 @@ __global__ void __launch_bounds__(Shape::threads)
   } else {
     load_segment_guarded(in, segment, n, lane, x);
   }
-  const auto head_values = head.load_if(tile == 0 && threadIdx.x == 0);
+  const T head_value = head.load_lane(tile == 0 && warp == 0, lane);
 
   // Reduce first: the tile's aggregate is all that later tiles wait for.
   T own = T(0);
@@ -354,7 +336,7 @@ __global__ void __launch_bounds__(Shape::threads)
 
   if (warp == 0)
     early_warp_prefixes<Shape, Inclusive>(s_warp, s_prefix, scratch, tiles, tile, lane, head,
-                                          head_values);
+                                          head_value);
   // Warps 1.. scan their accesses while warp 0 walks back; warp 0 after its walk.
   T before[A];
   access_prefixes(x, before, lane);
@@ -487,7 +469,7 @@ __global__ void __launch_bounds__(Shape::threads)
   }
   __syncthreads();
   const std::int64_t tile = s_tile;
-  const auto head_values = head.load_if(tile == 0 && threadIdx.x == 0);
+  const T head_value = head.load_lane(tile == 0 && warp == 0, lane);
   const bool full = is_full(tile);
   const bool spec_ok = guessed && tile == static_cast<std::int64_t>(blockIdx.x);
   if (!spec_ok) {
@@ -525,7 +507,7 @@ __global__ void __launch_bounds__(Shape::threads)
   __syncthreads();
   if (warp == 0)
     early_warp_prefixes<Shape, Inclusive>(s_warp, s_prefix, scratch, tiles, tile, lane, head,
-                                          head_values);
+                                          head_value);
   __syncthreads();
   const std::int64_t segment =
       tile * Shape::items + static_cast<std::int64_t>(warp) * Shape::per_warp;

@@ -189,12 +189,17 @@ __global__ void __launch_bounds__(Ahead::threads)
     return lb::warp_sum(lane < Warps ? s_partial[lane] : T(0));
   };
 
-  // Prologue: start every stage's copy, reduce the first R tiles. Block 0's thread 0 scans the
+  // Prologue: start every stage's copy, reduce the first R tiles. Block 0's warp 0 scans the
   // head while its copies are in flight; s_first is read after the barriers that follow.
   for (int s = 0; s < S; ++s)
     fill(tile_of(s), s);
-  if (threadIdx.x == 0)
-    s_first = block == 0 ? head.template scan<Inclusive>(head.load_if(true)) : T(0);
+  if (warp == 0) {
+    const T first = block == 0 ? head.template warp_scan<Inclusive>(
+                                     head.load_lane(true, lane), lane)
+                               : T(0);
+    if (lane == 0)
+      s_first = first;
+  }
   for (int s = 0; s < R; ++s)
     if (tile_of(s) < tiles) {
       wait_filled(tile_of(s), s);

@@ -267,19 +267,22 @@ TEST(ScanReduceAhead, ManyRowsOnAFewBlocks) {
     }
 }
 
-// A misaligned call's head (the elements before the first 16-byte boundary) on the reduce-ahead
-// kernel with many rows per block, in place too: the head's sum must reach every tile once.
+// A misaligned call's head (the elements before a 128-byte boundary, a lane each) on the
+// reduce-ahead kernel with many rows per block, in place too: the head's sum must reach every
+// tile once.
 template <class T, bool Inclusive> void check_reduce_ahead_head(std::int64_t n, std::int64_t blocks, int head) {
   using Shape = scan_detail::LibraryAheadShape;
-  constexpr int per_vector = 16 / sizeof(T);
+  constexpr int per_line = 128 / sizeof(T);
+  ASSERT_LE(head, scan_detail::ScanHead<T>::max_count);
+  ASSERT_LE(head, n);
   for (bool in_place : {false, true}) {
-    // The call starts `head` elements before a 16-byte boundary, where its body begins (the
-    // kernel's aligned loads and stores need that), in `in` and in `out` alike.
-    DeviceBuffer<T> in(n + per_vector), out(n + per_vector);
-    T* src = in.data() + per_vector - head;
+    // The call starts `head` elements before a 128-byte boundary, where its body begins (the
+    // kernel's aligned loads and stores need 16 bytes), in `in` and in `out` alike.
+    DeviceBuffer<T> in(n + per_line), out(n + per_line);
+    T* src = in.data() + per_line - head;
     fill<T>(src, n, lab::fresh_seed(), nullptr);
     const auto host_in = to_host(src, n, nullptr);
-    T* dst = in_place ? src : out.data() + per_vector - head;
+    T* dst = in_place ? src : out.data() + per_line - head;
     if (!in_place)
       lab::poison(out.data(), out.bytes(), nullptr);
     const scan_detail::ScanHead<T> h{src, dst, head};
@@ -295,12 +298,14 @@ template <class T, bool Inclusive> void check_reduce_ahead_head(std::int64_t n, 
 TEST(ScanReduceAhead, HeadOfAMisalignedCallOnAFewBlocks) {
   for (std::int64_t blocks : {1, 2, 3})
     for (std::int64_t n : {5, 16387, 65539})
-      for (int head : {1, 3}) {
+      for (int head : {1, 3, 17, 31}) {
+        if (head > n)
+          continue;
         check_reduce_ahead_head<std::int32_t, false>(n, blocks, head);
         check_reduce_ahead_head<std::uint32_t, true>(n, blocks, head);
       }
   check_reduce_ahead_head<std::int64_t, false>(65539, 2, 1);
-  check_reduce_ahead_head<std::int64_t, true>(65539, 3, 1);
+  check_reduce_ahead_head<std::int64_t, true>(65539, 3, 15);
 }
 
 // The reduce-ahead kernel with an aligned input and an output OutShift elements past a 16-byte
@@ -339,18 +344,27 @@ TEST(ScanReduceAhead, ShiftedOutputOnAFewBlocks) {
     }
 }
 
-// Every offset of in and out within 16 bytes (4-byte types: 0-3 elements; 8-byte: 0-1), exact,
-// at sizes around one tile and, outside --small, on the reduce-ahead path; equal offsets in place.
+// Every offset of in and out within 16 bytes (4-byte types: 0-3 elements; 8-byte: 0-1), and two
+// 16-byte aligned offsets that are not 128-byte aligned (the head then runs to out's next 128-byte
+// boundary), exact, at sizes around one tile and, outside --small, on the reduce-ahead path;
+// equal offsets in place.
 template <class T> void check_every_alignment() {
   lab::Stream stream;
-  constexpr int offsets = 16 / sizeof(T);
-  std::vector<std::int64_t> sizes = {1, 3, 4, 5, 4100, 16387, 100003};
+  constexpr int per_vector = 16 / sizeof(T), per_line = 128 / sizeof(T);
+  std::vector<int> offsets;
+  for (int k = 0; k < per_vector; ++k)
+    offsets.push_back(k);
+  offsets.push_back(per_vector);            // 16 bytes
+  offsets.push_back(per_line - per_vector); // 112 bytes
+  offsets.push_back(per_line - 1);          // one element short of a line
+  const int room = per_line; // past the largest offset
+  std::vector<std::int64_t> sizes = {1, 3, 4, 5, 40, 4100, 16387, 100003};
   if (!small_mode())
     sizes.push_back(scan_detail::library_reduce_ahead_min + 5);
   for (const std::int64_t n : sizes) {
-    DeviceBuffer<T> in_buffer(n + offsets), out_buffer(n + offsets + 1);
-    for (int in_offset = 0; in_offset < offsets; ++in_offset)
-      for (int out_offset = 0; out_offset < offsets; ++out_offset) {
+    DeviceBuffer<T> in_buffer(n + room), out_buffer(n + room + 1);
+    for (const int in_offset : offsets)
+      for (const int out_offset : offsets) {
         T* in = in_buffer.data() + in_offset;
         T* out = out_buffer.data() + out_offset;
         fill<T>(in, n, lab::fresh_seed(), stream);
@@ -364,10 +378,11 @@ template <class T> void check_every_alignment() {
           EXPECT_EQ(check_scan<T>(to_host(out, n, stream), host_in, inclusive, 0), "")
               << "n = " << n << " in+" << in_offset << " out+" << out_offset
               << (inclusive ? " inclusive" : " exclusive");
-          const auto around = to_host(out_buffer.data(), n + offsets + 1, stream);
+          const auto around = to_host(out_buffer.data(), n + room + 1, stream);
           for (int k = 0; k < out_offset; ++k) // nothing before out, nothing after out + n
-            EXPECT_EQ(around[k], around[n + offsets]) << "wrote before out, n = " << n;
-          EXPECT_EQ(around[out_offset + n], around[n + offsets]) << "wrote past n = " << n;
+            EXPECT_EQ(around[k], around[n + room]) << "wrote before out, n = " << n;
+          for (std::int64_t k = out_offset + n; k < n + room + 1; ++k)
+            EXPECT_EQ(around[k], around[n + room]) << "wrote past n = " << n;
         }
         if (in_offset == out_offset) {
           ASSERT_EQ(cudaMemcpyAsync(out, host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream), cudaSuccess);
