@@ -115,17 +115,19 @@ if has_step run; then
     2>>"$out/run.log" || fail "ladder list --resources (exit $?)"
   grep -E "^Agreement|agree on|DISAGREE|^  error" "$out/resources.txt" | tee -a "$out/run.log"
   step "SASS of the library kernels"
+  # ladder::gemm's huge tile (HugeAsync3: 256 x 128, cp.async in 3 stages), A and B untransposed,
+  # 16-byte loads (the mangled name's policy, then the layout flags).
+  library_gemm='gemm_kernel.*PolicyILi256ELi128ELi8ELi4ELi2ELi16ELi8ELi3ELb1ELi1ELb0EEELb1ELb0ELb1E'
   cuobjdump --dump-sass "$build/libladder.a" 2>/dev/null |
-    awk '/Function : /{keep = /transpose_kernel|reduce_ahead_scan_kernel|tiled_reduce_kernelIiNS0_3SumIiEE|gemm_kernel.*ELb1ELb0ELb1E/} keep' |
+    awk -v gemm="$library_gemm" '/Function : /{keep = /transpose_kernel|reduce_ahead_scan_kernel|tiled_reduce_kernelIiNS0_3SumIiEE/ || $0 ~ gemm} keep' |
     head -60000 >"$out/sass.txt" || true
   awk '/Function : /{keep = /reduce_ahead_scan_kernel/} keep' "$out/sass.txt" >/tmp/ladder-ra-sass.txt
   echo "reduce-ahead scan kernels: $(grep -c UBLKCP /tmp/ladder-ra-sass.txt) bulk copies (UBLKCP)," \
     "$(grep -cE 'STG.E(.EF)?.128' /tmp/ladder-ra-sass.txt) 16-byte stores, $(grep -cE 'LDL|STL' /tmp/ladder-ra-sass.txt)" \
     "local-memory accesses" | tee -a "$out/run.log"
-  # The library gemm kernel (untransposed, 16-byte loads, 256 x 128 tile, steady loop): its mix.
-  awk '/Function : .*gemm_kernel.*PolicyILi256ELi128ELi8ELi4ELi2ELi16ELi8ELi2ELb1ELi1ELb1EEELb1ELb0ELb1E/{k = 1; next}
-       /Function : /{k = 0} k' "$out/sass.txt" >/tmp/ladder-gemm-sass.txt
-  echo "gemm kernel (256x128, NN): $(grep -c FFMA /tmp/ladder-gemm-sass.txt) FFMA, $(grep -c 'LDS.128' /tmp/ladder-gemm-sass.txt)" \
+  # The library gemm kernel (untransposed, 16-byte loads, the huge tile): its mix.
+  awk -v gemm="$library_gemm" '/Function : /{k = $0 ~ gemm; next} k' "$out/sass.txt" >/tmp/ladder-gemm-sass.txt
+  echo "gemm kernel (256x128 huge tile, NN): $(grep -c FFMA /tmp/ladder-gemm-sass.txt) FFMA, $(grep -c 'LDS.128' /tmp/ladder-gemm-sass.txt)" \
     "LDS.128, $(grep -c 'LDS' /tmp/ladder-gemm-sass.txt) LDS in all, $(grep -cE 'LDL|STL' /tmp/ladder-gemm-sass.txt) local-memory accesses," \
     "$(grep -cE '^ +/\*[0-9a-f]{4}\*/' /tmp/ladder-gemm-sass.txt) instructions in all" | tee -a "$out/run.log"
   grep -cE "LDG.E.128|STG.E.128|LDG.E.EF.128|STG.E.EF.128" "$out/sass.txt" |
