@@ -5,9 +5,10 @@
 //
 // Types: int32_t, uint32_t, int64_t, uint64_t, float, double (sums; integers wrap around modulo
 // 2^bits as the hardware adds them). Any n >= 0 (0 is a no-op; more than 2^31 elements works, all
-// indices and running totals are 64-bit), any pointer alignment the type allows (the elements
-// before in's first 16-byte boundary are scanned first by one thread, the rest with 16-byte
-// accesses, also when out sits at a different offset), in == out allowed; any other overlap of [in, in + n)
+// indices and running totals are 64-bit), any pointer alignment the type allows (in and out at the same
+// offset within 16 bytes: the elements before out's next 128-byte boundary are scanned first by
+// one warp, the rest with aligned 16-byte accesses; at different offsets: up to in's next 16-byte
+// boundary, then 16-byte loads and stores shifted across lanes), in == out allowed; any other overlap of [in, in + n)
 // and [out, out + n) throws std::invalid_argument. Asynchronous on `stream`; safe to call from
 // several host threads and streams at once, and inside CUDA graph capture (first call on a stream
 // included; the scan then takes the look-back kernel, since a cooperative launch cannot be
@@ -48,10 +49,11 @@
 // reduce-ahead schedule of the scans (one cooperative launch; pred runs once per element; each
 // tile's kept elements are compacted in its shared-memory stage and written out with aligned
 // 16-byte stores, scalar ones only before the first and after the last 16-byte boundary of the
-// tile's output; H200, 2^28 int32, about half kept: 1.26x cub::DeviceSelect::If, docs/scan.md);
+// tile's output; 32 KB tiles of 256 threads; H200, 2^28 int32, about half kept: 1.27x
+// cub::DeviceSelect::If, docs/scan.md);
 // otherwise the look-back. Scratch as for the scans: none for one tile (4096 4-byte or 2048
 // 8-byte elements), else 272 bytes + 8 bytes per tile (at most about n / 512 or n / 256 bytes;
-// n / 2048 or n / 1024 on the reduce-ahead path), per call, freed on the stream.
+// n / 1024 or n / 512 on the reduce-ahead path), per call, freed on the stream.
 // compact() also allocates its 8-byte count that way, copies it to the host and waits for the
 // stream, so it cannot be captured: called with n > 0 on a capturing stream it throws
 // std::invalid_argument before anything is enqueued; compact_async can be captured.

@@ -1,6 +1,6 @@
 // ladder::exclusive_scan / inclusive_scan: argument checks, then the reduce-ahead scan (bulk
-// copies, 16-byte stores) when both pointers are 16-byte aligned, or equally misaligned (a short
-// head is scanned first), and n >= 2^22; else the single-pass look-back scan, with 16-byte
+// copies, 16-byte stores) when both pointers are 16-byte aligned, or equally misaligned (a head up
+// to out's next 128-byte boundary is scanned first), and n >= 2^22; else the single-pass look-back scan, with 16-byte
 // accesses on the same condition, 1-element accesses when the pointers sit at different offsets
 // within 16 bytes (also where a cooperative launch is not available, e.g. under stream capture). Scratch (the
 // tile-status words) is allocated per call on the call's stream (ladder/detail/scratch.hpp).
