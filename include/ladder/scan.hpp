@@ -45,7 +45,8 @@
 //
 // keeps the elements for which pred(x) is true, in their order, in out[0, kept). in == out is
 // allowed (a tile only writes below its own end, after every earlier tile has read its input).
-// From 2^22 elements with a 16-byte aligned `in` (any `out`), outside stream capture, the
+// From 2^22 elements (any alignment of `in` and `out`: the elements before in's first 16-byte
+// boundary are tested by one warp first), outside stream capture, the
 // reduce-ahead schedule of the scans (one cooperative launch; pred runs once per element; each
 // tile's kept elements are compacted in its shared-memory stage and written out with aligned
 // 16-byte stores, scalar ones only before the first and after the last 16-byte boundary of the

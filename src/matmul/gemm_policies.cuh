@@ -57,5 +57,13 @@ using TallAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 3>;
 // 2026-11-25.
 using WideTwoAsync3 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 2>;
 using TallTwoAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 2>;
+// Shapes for products of one block per SM (1000^3: 128 tiles of 64 x 128; 2000^3: 128 of
+// 256 x 128), where cuBLAS is furthest ahead: its 1000^3 kernel lays the 64 x 128 tile's 4 warps
+// side by side along n (bench/results/matmul-cublas-kernels-h200-2026-11-25.md); 16-deep k-steps
+// halve the barriers a block waits at; a fourth buffer keeps one more step in flight.
+using WideTwoAsync3Warps1x4 = Policy<64, 128, 8, 1, 4, 8, 8, 3, true, 2>;
+using WideTwoAsync3K16 = Policy<64, 128, 16, 2, 2, 8, 8, 3, true, 2>;
+using WideTwoAsync4 = Policy<64, 128, 8, 2, 2, 8, 8, 4, true, 2>;
+using HugeAsync3K16 = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1>;
 
 } // namespace ladder::gemm_detail

@@ -536,6 +536,18 @@ std::span<const Rung> registry() {
       policy_rung<gd::TallAsync3, 8, 2>("tall_async3_split_k2",
                                         "128x64 cp.async tiles with k split over 2 blocks",
                                         Role::variant, "async_copies"),
+      policy_rung<gd::WideTwoAsync3Warps1x4, 8, 1>(
+          "wide_two_async3_1x4", "64x128 tiles, 2 blocks/SM, 3 buffers, warps 1x4 (64x32 each)",
+          Role::variant, "async_copies"),
+      policy_rung<gd::WideTwoAsync3K16, 8, 1>("wide_two_async3_k16",
+                                              "64x128 tiles, 2 blocks/SM, 3 buffers of k 16",
+                                              Role::variant, "async_copies"),
+      policy_rung<gd::WideTwoAsync4, 8, 1>("wide_two_async4",
+                                           "64x128 tiles, 2 blocks/SM, 4 buffers",
+                                           Role::variant, "async_copies"),
+      policy_rung<gd::HugeAsync3K16, 8, 1>("huge_async3_k16",
+                                           "256x128 tiles, 3 buffers of k 16",
+                                           Role::variant, "async_copies"),
       policy_rung<gd::Large4Warps, 8, 1>(
           "four_warps",
           "128x128 tiles of 4 warps, 8x16 per thread, 2 blocks per SM (the library's large tile)",

@@ -696,6 +696,55 @@ template <class T, class Shape> void check_reduce_ahead_write_out(const char* sh
       }
 }
 
+// An input off a 16-byte boundary: its head (1 .. 16 / sizeof(T) - 1 elements) tested by warp 0
+// ahead of the tiles, on a few blocks so that --small covers many rows; in place too.
+template <class T, class Shape> void check_reduce_ahead_compact_head(const char* shape) {
+  namespace impl = ladder::detail::compact_impl;
+  constexpr std::int64_t items = Shape::template items<T>;
+  constexpr int width = 16 / sizeof(T);
+  lab::Stream stream;
+  const std::int64_t max_blocks = small_mode() ? 3 : 0;
+  const std::int64_t n = (small_mode() ? 4 * items : std::int64_t{1} << 22) + 5;
+  for (const Keep keep : {Keep::random, Keep::all, Keep::none})
+    for (int head = 1; head < width; ++head)
+      for (bool in_place : {false, true}) {
+        DeviceBuffer<T> in(n + width), out(n + width);
+        T* src = in.data() + width - head; // src + head is on a 16-byte boundary
+        const auto host_in = keep_pattern<T>(n, keep, items, lab::fresh_seed());
+        std::vector<T> expected;
+        std::copy_if(host_in.begin(), host_in.end(), std::back_inserter(expected), [](T x) { return x > T(0); });
+        ASSERT_EQ(cudaMemcpyAsync(src, host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream), cudaSuccess);
+        lab::poison(out.data(), out.bytes(), stream);
+        DeviceBuffer<std::int64_t> count(1);
+        T* dst = in_place ? src : out.data() + 1;
+        const std::string where = std::string(shape) + ", head " + std::to_string(head) + ", pattern " +
+                                  std::to_string(static_cast<int>(keep)) + (in_place ? ", in place" : "");
+        ASSERT_TRUE((impl::launch_ahead<T, Shape>(src + head, dst, n - head, KeepPositive{}, count.data(),
+                                                  stream.get(), max_blocks, impl::CompactHead<T>{src, head})))
+            << where;
+        const auto kept = static_cast<std::int64_t>(expected.size());
+        ASSERT_EQ(to_host(count.data(), 1, stream)[0], kept) << where;
+        EXPECT_EQ(lab::scan::compare_exact<T>(to_host(dst, kept, stream), expected), "") << where;
+        if (!in_place) {
+          const auto all = to_host(out.data(), n + width, stream);
+          std::vector<unsigned char> poison(sizeof(T), 0xFF);
+          for (std::int64_t i = 0; i < n + width; ++i)
+            if (i < 1 || i >= 1 + kept) {
+              ASSERT_EQ(std::memcmp(&all[static_cast<std::size_t>(i)], poison.data(), sizeof(T)), 0)
+                  << where << ": wrote element " << i - 1 << " of out";
+            }
+        }
+      }
+}
+
+TEST(Compact, ReduceAheadHeadOfAMisalignedInput) {
+  namespace impl = ladder::detail::compact_impl;
+  using impl::AheadShape, impl::WriteOut;
+  check_reduce_ahead_compact_head<std::int32_t, impl::LibraryAheadShape>("library shape");
+  check_reduce_ahead_compact_head<double, impl::LibraryAheadShape>("library shape");
+  check_reduce_ahead_compact_head<float, AheadShape<512, 8, 3, 2, WriteOut::scalar>>("scalar");
+}
+
 TEST(Compact, ReduceAheadWriteOutsAtEveryAlignment) {
   namespace impl = ladder::detail::compact_impl;
   using impl::AheadShape, impl::WriteOut;

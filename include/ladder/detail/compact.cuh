@@ -275,10 +275,20 @@ __device__ __forceinline__ void store_run(const T* src, T* dst, int count) {
   with_shift<0, W>(head, middle);
 }
 
+// The elements of a call whose input is not 16-byte aligned, before its first 16-byte boundary
+// (at most 3 four-byte or 1 eight-byte): warp 0 of block 0 tests them, a lane each, and writes
+// the kept ones to out[0, kept) before anything else; tile 0's published count carries them, so
+// every later tile's output offset includes them. The lanes read their elements before any lane
+// writes (the ballot orders them), so in == out stays safe.
+template <class T> struct CompactHead {
+  const T* in = nullptr;
+  int count = 0;
+};
+
 template <class T, class Shape, class Pred>
 __global__ void __launch_bounds__(Shape::threads)
     compact_ahead_kernel(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t* count,
-                         void* scratch, std::int64_t tiles) {
+                         void* scratch, std::int64_t tiles, CompactHead<T> head) {
   constexpr int S = Shape::stages, R = Shape::ahead, A = Shape::accesses, Warps = Shape::warps;
   constexpr int W = Shape::template width<T>, PerWarp = Shape::template per_warp<T>;
   constexpr int Items = Shape::template items<T>;
@@ -293,6 +303,7 @@ __global__ void __launch_bounds__(Shape::threads)
   __shared__ int s_tile_count[S];
   __shared__ std::int64_t s_partial[2][Warps]; // double-buffered: one barrier per window_sum
   __shared__ std::int64_t s_base[Staged ? 1 : Warps];
+  __shared__ int s_head_kept; // block 0: the head's kept elements, written ahead of tile 0's
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::int64_t grid = gridDim.x, block = blockIdx.x;
   const auto status = lb::PackedCount62::at(static_cast<unsigned char*>(scratch) + lb::counter_bytes);
@@ -307,7 +318,18 @@ __global__ void __launch_bounds__(Shape::threads)
   if (threadIdx.x == 0)
     for (int s = 0; s < S; ++s)
       bulk::barrier_init(&s_bar[s], 1);
+  if (warp == 0) {
+    const bool mine = block == 0 && lane < head.count;
+    const T x = mine ? head.in[lane] : T{};
+    const bool keep = mine && pred(x);
+    const unsigned kept = __ballot_sync(lb::full_mask, keep);
+    if (keep)
+      out[__popc(kept & ((1u << lane) - 1u))] = x;
+    if (lane == 0)
+      s_head_kept = __popc(kept);
+  }
   __syncthreads();
+  const int head_kept = s_head_kept; // 0 outside block 0
   auto fill = [&](std::int64_t t, int s) {
     if (t >= tiles)
       return;
@@ -379,8 +401,8 @@ __global__ void __launch_bounds__(Shape::threads)
     if (warp == 0) {
       const std::int64_t tile_count =
           lb::warp_sum(lane < Warps ? static_cast<std::int64_t>(s_warp_counts[s][lane]) : 0);
-      if (lane == 0)
-        status.publish(t, lb::flag_aggregate, tile_count);
+      if (lane == 0) // tile 0's count carries the head's, so every later offset includes it
+        status.publish(t, lb::flag_aggregate, tile_count + (t == 0 ? head_kept : 0));
     }
   };
   // staged: evaluates the predicate on the tile in stage s, publishes its count, and compacts its
@@ -400,7 +422,7 @@ __global__ void __launch_bounds__(Shape::threads)
     if (warp == 0) {
       const int tile_count = lb::warp_sum(counted);
       if (lane == 0) {
-        status.publish(t, lb::flag_aggregate, tile_count);
+        status.publish(t, lb::flag_aggregate, tile_count + (t == 0 ? head_kept : 0));
         s_tile_count[s] = tile_count;
       }
     }
@@ -461,7 +483,10 @@ __global__ void __launch_bounds__(Shape::threads)
   for (std::int64_t k = 0; tile_of(k) < tiles; ++k) {
     const std::int64_t t = tile_of(k);
     const int s = static_cast<int>(k % S);
-    before_tile = k == 0 ? window_sum(0, block) : before_tile + window_sum(tile_of(k - 1), grid);
+    // Tile 0's output starts after the head's kept elements (later tiles see them through tile
+    // 0's published count).
+    before_tile = k == 0 ? window_sum(0, block) + head_kept
+                         : before_tile + window_sum(tile_of(k - 1), grid);
     if constexpr (Staged) {
       const int kept = s_tile_count[s];
       if (threadIdx.x == 0 && t == tiles - 1)
@@ -547,10 +572,11 @@ template <class T, class Shape, class Pred> std::int64_t compact_ahead_resident_
 // One reduce-ahead call: zeroed scratch (the tile counts), one cooperative launch of
 // min(tiles, resident blocks). Returns false, having launched nothing, where that cannot run:
 // a capturing stream (a cooperative launch cannot be captured), no cooperative launch, not enough
-// shared memory, or a grid the device refuses (e.g. under MPS). Needs 16-byte aligned in.
+// shared memory, or a grid the device refuses (e.g. under MPS). Needs 16-byte aligned in; `head`
+// (the elements before it, see CompactHead) is kept ahead of in's, at out[0, kept).
 template <class T, class Shape, class Pred>
 bool launch_ahead(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t* count,
-                  cudaStream_t stream, std::int64_t max_blocks = 0) {
+                  cudaStream_t stream, std::int64_t max_blocks = 0, CompactHead<T> head = {}) {
   const std::int64_t tiles = (n + Shape::template items<T> - 1) / Shape::template items<T>;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   LADDER_CUDA(cudaStreamIsCapturing(stream, &capture));
@@ -576,7 +602,8 @@ bool launch_ahead(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t* 
   config.numAttrs = 1;
   void* scratch_pointer = scratch.get();
   const cudaError_t launched = cudaLaunchKernelEx(&config, compact_ahead_kernel<T, Shape, Pred>,
-                                                  in, out, n, pred, count, scratch_pointer, tiles);
+                                                  in, out, n, pred, count, scratch_pointer, tiles,
+                                                  head);
   scratch.release();
   if (launched == cudaErrorCooperativeLaunchTooLarge) {
     (void)cudaGetLastError(); // not sticky; the caller's fallback must not see it
@@ -604,11 +631,15 @@ void compact_async(const T* in, T* out, std::int64_t n, Pred pred, std::int64_t*
   }
   constexpr int vector = 16 / sizeof(T);
   namespace impl = detail::compact_impl;
-  // The reduce-ahead kernel reads with bulk copies (16-byte aligned input) and writes each tile's
-  // kept elements through shared memory: scalar up to out's next 16-byte boundary, 16-byte stores
-  // after it (any output alignment).
-  if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && n >= impl::reduce_ahead_min &&
-      impl::launch_ahead<T, impl::LibraryAheadShape>(in, out, n, pred, device_count, stream))
+  // The reduce-ahead kernel reads with bulk copies (16-byte aligned input: the elements before
+  // in's first 16-byte boundary are its head) and writes each tile's kept elements through shared
+  // memory: scalar up to out's next 16-byte boundary, 16-byte stores after it (any output
+  // alignment).
+  const auto phase = reinterpret_cast<std::uintptr_t>(in) % 16;
+  const int head = static_cast<int>((16 - phase) % 16 / sizeof(T));
+  if (n >= impl::reduce_ahead_min && phase % sizeof(T) == 0 &&
+      impl::launch_ahead<T, impl::LibraryAheadShape>(in + head, out, n - head, pred, device_count,
+                                                     stream, 0, impl::CompactHead<T>{in, head}))
     return;
   const auto both = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
   if (both % 16 == 0)
