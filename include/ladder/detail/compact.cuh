@@ -479,20 +479,20 @@ __global__ void __launch_bounds__(Shape::threads)
       count_tile(tile_of(s), s);
     }
 
-  std::int64_t before_tile = 0; // kept elements before tile t_{k-1}, then before t_k
+  std::int64_t before_tile = 0; // kept before tile t_{k-1}, then before t_k (the head from tile 1 on)
   for (std::int64_t k = 0; tile_of(k) < tiles; ++k) {
     const std::int64_t t = tile_of(k);
     const int s = static_cast<int>(k % S);
-    // Tile 0's output starts after the head's kept elements (later tiles see them through tile
-    // 0's published count).
-    before_tile = k == 0 ? window_sum(0, block) + head_kept
-                         : before_tile + window_sum(tile_of(k - 1), grid);
+    before_tile = k == 0 ? window_sum(0, block) : before_tile + window_sum(tile_of(k - 1), grid);
+    // Where the tile's output starts: after the head's kept elements for tile 0 (later tiles have
+    // them in before_tile already, through tile 0's published count).
+    const std::int64_t at_tile = before_tile + (t == 0 ? head_kept : 0);
     if constexpr (Staged) {
       const int kept = s_tile_count[s];
       if (threadIdx.x == 0 && t == tiles - 1)
-        *count = before_tile + kept;
+        *count = at_tile + kept;
       store_run<Shape::threads, A, Shape::write_out == WriteOut::staged_streaming>(
-          stage_data(s), out + before_tile, kept);
+          stage_data(s), out + at_tile, kept);
     } else {
       if (warp == 0) {
         std::int64_t tile_count;
@@ -500,9 +500,9 @@ __global__ void __launch_bounds__(Shape::threads)
             lane < Warps ? static_cast<std::int64_t>(s_warp_counts[s][lane]) : std::int64_t{0},
             lane, tile_count);
         if (lane < Warps)
-          s_base[lane] = before_tile + before;
+          s_base[lane] = at_tile + before;
         if (lane == 0 && t == tiles - 1)
-          *count = before_tile + tile_count;
+          *count = at_tile + tile_count;
       }
       __syncthreads();
       // Each access's kept elements go right after those of the lanes before it, and the access
