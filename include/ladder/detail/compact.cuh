@@ -174,7 +174,8 @@ struct AheadShape {
 // int32: 470.0 us at 268435399 and 22.88 us at 2^23, against 480.7 and 23.42 us for the 64 KB
 // tiles of 512 threads, and cub::DeviceSelect::If's 600.1 and 26.94 us).
 using LibraryAheadShape = AheadShape<256, 8, 3, 2, WriteOut::staged>;
-// From this many elements (and 16-byte aligned pointers) compaction takes the reduce-ahead kernel.
+// From this many elements compaction takes the reduce-ahead kernel (an input off a 16-byte
+// boundary with a head, CompactHead).
 inline constexpr std::int64_t reduce_ahead_min = std::int64_t{1} << 22;
 
 // A lane's kept counts of its A accesses, one bit field each, so that one warp scan of a word
