@@ -15,8 +15,14 @@
 // pointers and leading dimensions permit, element loads otherwise). FP32 arithmetic throughout:
 // no TF32, no reduced precision.
 //
-// Asynchronous on `stream`, no synchronization, no allocation; safe from several host threads
-// and streams at once and inside CUDA graph capture. Shapes with too few tiles to fill the GPU
+// Asynchronous on `stream`, no synchronization; safe from several host threads and streams at
+// once and inside CUDA graph capture. Scratch: where both operands are k-contiguous (A
+// untransposed and B transposed) or rows are off 16-byte boundaries (a leading dimension not a
+// multiple of 4, a pointer not 16-byte aligned), and the product is large enough for it to pay,
+// an operand is first copied into scratch (turned by ladder::transpose, or given 16-byte aligned
+// rows) so that the kernel reads it with 16-byte loads; at most 256 MiB per call (larger operands
+// are copied in panels), allocated and freed on `stream` as ladder/detail/scratch.hpp describes.
+// Other products allocate nothing. Shapes with too few tiles to fill the GPU
 // split k over several blocks that add their partial products into C atomically (after C is
 // scaled by beta), so their low-order bits may differ from run to run; all others are
 // deterministic.

@@ -1,6 +1,10 @@
 // ladder::gemm: argument checks (BLAS's, plus overlap), the quick returns of BLAS semantics, then
-// the plan (tile shape, split over k) and one launch of the matmul ladder's best kernel.
+// the packing (gemm_packing.hpp), the plan (tile shape, split over k) and the launches of the
+// matmul ladder's best kernel.
 #include "ladder/gemm.hpp"
+#include "ladder/detail/scratch.hpp"
+#include "ladder/transpose.hpp"
+#include "matmul/gemm_packing.hpp"
 #include "matmul/gemm_plan.hpp"
 #include "matmul/gemm_policies.cuh"
 
@@ -12,6 +16,8 @@
 namespace ladder::detail {
 
 namespace {
+
+using namespace gemm_detail;
 
 [[noreturn]] void bad(const std::string& what) {
   throw std::invalid_argument("ladder::gemm: " + what);
@@ -49,86 +55,190 @@ bool overlap(const void* p, std::uintptr_t p_bytes, const void* q, std::uintptr_
   return a < b + q_bytes && b < a + p_bytes;
 }
 
+// Checks a product's arguments (std::invalid_argument naming the bad one) and does what BLAS
+// semantics ask when there is nothing to multiply; true when the product remains to be done.
+bool check_and_quick_return(const Product& p, cudaStream_t stream) {
+  if (p.trans_a != Trans::none && p.trans_a != Trans::transpose)
+    bad("trans_a is neither Trans::none nor Trans::transpose");
+  if (p.trans_b != Trans::none && p.trans_b != Trans::transpose)
+    bad("trans_b is neither Trans::none nor Trans::transpose");
+  if (p.m < 0)
+    bad("m must be >= 0, got " + std::to_string(p.m));
+  if (p.n < 0)
+    bad("n must be >= 0, got " + std::to_string(p.n));
+  if (p.k < 0)
+    bad("k must be >= 0, got " + std::to_string(p.k));
+  const bool a_t = p.trans_a == Trans::transpose, b_t = p.trans_b == Trans::transpose;
+  // Stored shapes: A m x k or k x m, B k x n or n x k.
+  const std::int64_t a_rows = a_t ? p.k : p.m, a_cols = a_t ? p.m : p.k;
+  const std::int64_t b_rows = b_t ? p.n : p.k, b_cols = b_t ? p.k : p.n;
+  check_leading_dimension("A", "lda", a_cols, p.lda);
+  check_leading_dimension("B", "ldb", b_cols, p.ldb);
+  check_leading_dimension("C", "ldc", p.n, p.ldc);
+  if (p.m == 0 || p.n == 0) // BLAS: nothing is referenced
+    return false;
+  check_matrix("A", "lda", p.a, a_rows, a_cols, p.lda);
+  check_matrix("B", "ldb", p.b, b_rows, b_cols, p.ldb);
+  check_matrix("C", "ldc", p.c, p.m, p.n, p.ldc);
+  const std::uintptr_t c_bytes = span_bytes(p.m, p.n, p.ldc);
+  if (p.k > 0 && overlap(p.c, c_bytes, p.a, span_bytes(a_rows, a_cols, p.lda)))
+    bad("C overlaps A (C is written while A is read)");
+  if (p.k > 0 && overlap(p.c, c_bytes, p.b, span_bytes(b_rows, b_cols, p.ldb)))
+    bad("C overlaps B (C is written while B is read)");
+  if (p.k == 0 || p.alpha == 0.0f) {
+    scale(p.c, p.m, p.n, p.ldc, p.beta, stream);
+    return false;
+  }
+  return true;
+}
+
+// One launch of the planned tile shape on the operands as they are.
+void multiply(const Product& p, int sms, cudaStream_t stream) {
+  const bool vector_loads = vector_ok(p.a, p.lda) && vector_ok(p.b, p.ldb);
+  const Plan pl = plan(p.m, p.n, p.k, sms, vector_loads);
+  const TileShape& shape = *std::find_if(tile_shapes.begin(), tile_shapes.end(),
+                                         [&](const TileShape& t) { return t.tile == pl.tile; });
+  const std::int64_t tile_m = shape.bm, tile_n = shape.bn;
+  if ((p.m + tile_m - 1) / tile_m * ((p.n + tile_n - 1) / tile_n) >
+      std::numeric_limits<int>::max())
+    bad("m x n needs more than 2^31 - 1 tiles of " + std::to_string(tile_m) + " x " +
+        std::to_string(tile_n));
+
+  Params prm;
+  prm.m = p.m;
+  prm.n = p.n;
+  prm.k = p.k;
+  prm.alpha = p.alpha;
+  prm.beta = p.beta;
+  prm.a = p.a;
+  prm.lda = p.lda;
+  prm.b = p.b;
+  prm.ldb = p.ldb;
+  prm.c = p.c;
+  prm.ldc = p.ldc;
+  const bool a_kc = p.a_k_contiguous(), b_kc = p.b_k_contiguous();
+  const Schedule schedule{.group_m = 8, .splits = pl.splits};
+  switch (pl.tile) {
+  case Tile::huge:
+    return launch_any_layout<HugeAsync3>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+  case Tile::large:
+    return launch_any_layout<Large4Warps>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+  case Tile::wide:
+    return launch_any_layout<WideAsync3>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+  case Tile::tall:
+    return launch_any_layout<TallAsync3>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+  case Tile::wide_two:
+    return launch_any_layout<WideTwoAsync3>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+  case Tile::tall_two:
+    return launch_any_layout<TallTwoAsync3>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+  case Tile::small:
+    return launch_any_layout<Small>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+  }
+}
+
+// Packs one operand panel into `dst`: the stored rows x cols matrix at `src` (leading dimension
+// ld), transposed (dst: cols x rows, dense) or repitched (dst: rows x cols, rows rounded up to
+// 16-byte words). Returns the packed leading dimension.
+std::int64_t pack(Pack kind, const float* src, std::int64_t ld, std::int64_t rows,
+                  std::int64_t cols, float* dst, cudaStream_t stream) {
+  if (kind == Pack::transpose) {
+    transpose_bytes(src, dst, rows, cols, sizeof(float), stream);
+    return rows;
+  }
+  const std::int64_t packed_ld = round_up4(cols);
+  LADDER_CUDA(cudaMemcpy2DAsync(dst, static_cast<std::size_t>(packed_ld) * sizeof(float), src,
+                                static_cast<std::size_t>(ld) * sizeof(float),
+                                static_cast<std::size_t>(cols) * sizeof(float),
+                                static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, stream));
+  return packed_ld;
+}
+
+// The product with `packing` (checked by packing_unsupported): operand panels packed into one
+// scratch allocation, each followed by its product, the scratch freed after the last.
+void multiply_packed(const Product& p, const Packing& packing, int sms, cudaStream_t stream) {
+  if (!packing.packs())
+    return multiply(p, sms, stream);
+  const bool a_only = packing.b == Pack::none, b_only = packing.a == Pack::none;
+  const std::int64_t extent = a_only ? p.m : p.n;
+  const std::int64_t width = packing.panel > 0 ? std::min(packing.panel, extent) : extent;
+  const std::int64_t a_bytes =
+      scratch_bytes(packed_floats(packing.a, p.a_k_contiguous(), p.k, a_only ? width : p.m));
+  const std::int64_t b_bytes =
+      scratch_bytes(packed_floats(packing.b, p.b_k_contiguous(), p.k, b_only ? width : p.n));
+  StreamScratch scratch(static_cast<std::size_t>(a_bytes + b_bytes), stream);
+  float* const a_dst = scratch.as<float>();
+  float* const b_dst = a_dst + a_bytes / 4;
+  const bool a_t = p.trans_a == Trans::transpose, b_t = p.trans_b == Trans::transpose;
+  for (std::int64_t p0 = 0; p0 < extent; p0 += width) {
+    const std::int64_t w = std::min(width, extent - p0);
+    Product q = p;
+    if (a_only) { // rows p0 .. p0 + w of C and of op(A)
+      q.m = w;
+      q.a = a_t ? p.a + p0 : p.a + p0 * p.lda;
+      q.c = p.c + p0 * p.ldc;
+    } else if (b_only) { // columns p0 .. p0 + w of C and of op(B)
+      q.n = w;
+      q.b = b_t ? p.b + p0 * p.ldb : p.b + p0;
+      q.c = p.c + p0;
+    }
+    if (packing.a != Pack::none) {
+      // Stored A: m x k (untransposed) or k x m.
+      q.lda = pack(packing.a, q.a, q.lda, a_t ? q.k : q.m, a_t ? q.m : q.k, a_dst, stream);
+      q.a = a_dst;
+      if (packing.a == Pack::transpose)
+        q.trans_a = Trans::transpose; // now stored k x m
+    }
+    if (packing.b != Pack::none) {
+      // Stored B: k x n (untransposed) or n x k.
+      q.ldb = pack(packing.b, q.b, q.ldb, b_t ? q.n : q.k, b_t ? q.k : q.n, b_dst, stream);
+      q.b = b_dst;
+      if (packing.b == Pack::transpose)
+        q.trans_b = Trans::none; // now stored k x n
+    }
+    multiply(q, sms, stream);
+  }
+  scratch.release();
+}
+
 } // namespace
 
 void gemm_f32(Trans trans_a, Trans trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
               float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
               float beta, float* c, std::int64_t ldc, cudaStream_t stream) {
-  using namespace gemm_detail;
-  if (trans_a != Trans::none && trans_a != Trans::transpose)
-    bad("trans_a is neither Trans::none nor Trans::transpose");
-  if (trans_b != Trans::none && trans_b != Trans::transpose)
-    bad("trans_b is neither Trans::none nor Trans::transpose");
-  if (m < 0)
-    bad("m must be >= 0, got " + std::to_string(m));
-  if (n < 0)
-    bad("n must be >= 0, got " + std::to_string(n));
-  if (k < 0)
-    bad("k must be >= 0, got " + std::to_string(k));
-  const bool a_t = trans_a == Trans::transpose, b_t = trans_b == Trans::transpose;
-  // Stored shapes: A m x k or k x m, B k x n or n x k.
-  const std::int64_t a_rows = a_t ? k : m, a_cols = a_t ? m : k;
-  const std::int64_t b_rows = b_t ? n : k, b_cols = b_t ? k : n;
-  check_leading_dimension("A", "lda", a_cols, lda);
-  check_leading_dimension("B", "ldb", b_cols, ldb);
-  check_leading_dimension("C", "ldc", n, ldc);
-  if (m == 0 || n == 0) // BLAS: nothing is referenced
+  const Product p{trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
+  if (!check_and_quick_return(p, stream))
     return;
-  check_matrix("A", "lda", a, a_rows, a_cols, lda);
-  check_matrix("B", "ldb", b, b_rows, b_cols, ldb);
-  check_matrix("C", "ldc", c, m, n, ldc);
-  const std::uintptr_t c_bytes = span_bytes(m, n, ldc);
-  if (k > 0 && overlap(c, c_bytes, a, span_bytes(a_rows, a_cols, lda)))
-    bad("C overlaps A (C is written while A is read)");
-  if (k > 0 && overlap(c, c_bytes, b, span_bytes(b_rows, b_cols, ldb)))
-    bad("C overlaps B (C is written while B is read)");
-  if (k == 0 || alpha == 0.0f) {
-    scale(c, m, n, ldc, beta, stream);
-    return;
-  }
-
-  int device = 0, sms = 0;
-  LADDER_CUDA(cudaGetDevice(&device));
-  LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  // A untransposed and B transposed have k as their contiguous index.
-  const bool vector_loads = vector_ok(a, lda) && vector_ok(b, ldb);
-  const Plan p = plan(m, n, k, sms, vector_loads);
-  const TileShape& shape = *std::find_if(tile_shapes.begin(), tile_shapes.end(),
-                                         [&](const TileShape& t) { return t.tile == p.tile; });
-  const std::int64_t tile_m = shape.bm, tile_n = shape.bn;
-  if ((m + tile_m - 1) / tile_m * ((n + tile_n - 1) / tile_n) > std::numeric_limits<int>::max())
-    bad("m x n needs more than 2^31 - 1 tiles of " + std::to_string(tile_m) + " x " +
-        std::to_string(tile_n));
-
-  Params prm;
-  prm.m = m;
-  prm.n = n;
-  prm.k = k;
-  prm.alpha = alpha;
-  prm.beta = beta;
-  prm.a = a;
-  prm.lda = lda;
-  prm.b = b;
-  prm.ldb = ldb;
-  prm.c = c;
-  prm.ldc = ldc;
-  const Schedule schedule{.group_m = 8, .splits = p.splits};
-  switch (p.tile) {
-  case Tile::huge:
-    return launch_any_layout<HugeAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
-  case Tile::large:
-    return launch_any_layout<Large4Warps>(prm, !a_t, b_t, vector_loads, schedule, stream);
-  case Tile::wide:
-    return launch_any_layout<WideAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
-  case Tile::tall:
-    return launch_any_layout<TallAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
-  case Tile::wide_two:
-    return launch_any_layout<WideTwoAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
-  case Tile::tall_two:
-    return launch_any_layout<TallTwoAsync3>(prm, !a_t, b_t, vector_loads, schedule, stream);
-  case Tile::small:
-    return launch_any_layout<Small>(prm, !a_t, b_t, vector_loads, schedule, stream);
-  }
+  const DeviceRates d = gemm_detail::device_rates();
+  multiply_packed(p, choose_packing(p, d), d.sms, stream);
 }
 
 } // namespace ladder::detail
+
+namespace ladder::gemm_detail {
+
+DeviceRates device_rates() {
+  int device = 0;
+  LADDER_CUDA(cudaGetDevice(&device));
+  const auto attribute = [&](cudaDeviceAttr what) {
+    int value = 0;
+    LADDER_CUDA(cudaDeviceGetAttribute(&value, what, device));
+    return value;
+  };
+  DeviceRates d;
+  d.sms = attribute(cudaDevAttrMultiProcessorCount);
+  d.sm_clock_hz = 1e3 * attribute(cudaDevAttrClockRate);
+  // CUDA 13 removed memoryClockRate from cudaDeviceProp; the attribute is still there.
+  d.dram_bytes_per_s = 2e3 * attribute(cudaDevAttrMemoryClockRate) *
+                       (attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0);
+  return d;
+}
+
+void gemm_f32_packed(const Product& p, const Packing& packing, cudaStream_t stream) {
+  if (const char* why = packing_unsupported(p, packing))
+    throw std::invalid_argument(std::string("ladder::gemm (packed): ") + why);
+  if (!detail::check_and_quick_return(p, stream))
+    return;
+  detail::multiply_packed(p, packing, device_rates().sms, stream);
+}
+
+} // namespace ladder::gemm_detail

@@ -674,10 +674,4 @@ void launch_any_layout(const Params& prm, bool a_k_contiguous, bool b_k_contiguo
     b_k_contiguous ? with(no{}, yes{}) : with(no{}, no{});
 }
 
-// Whether 16-byte loads apply to an operand: its base 16-byte aligned and every row starting on
-// a 16-byte boundary.
-inline bool vector_ok(const void* p, std::int64_t ld) {
-  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0;
-}
-
 } // namespace ladder::gemm_detail

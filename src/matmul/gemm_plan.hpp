@@ -58,6 +58,12 @@ struct Plan {
 // pipeline's fill and the epilogue weigh on short k); a split costs a little more (C scaled first, atomic
 // adds) and needs at least min_split_k of k per block. `vector_loads`: the operands allow
 // 16-byte loads.
+// Whether 16-byte loads apply to an operand: its base 16-byte aligned and every row starting on
+// a 16-byte boundary.
+inline bool vector_ok(const void* p, std::int64_t ld) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0;
+}
+
 inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
                  bool vector_loads = true) {
   constexpr std::int64_t min_split_k = 256, max_splits = 64;

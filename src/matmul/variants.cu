@@ -11,6 +11,7 @@
 
 #include "core/cublas.hpp"
 #include "core/harness.hpp"
+#include "matmul/gemm_packing.hpp"
 #include "matmul/gemm_policies.cuh"
 
 #include <array>
@@ -321,6 +322,37 @@ void launch_library(const Operands& o, cudaStream_t stream) {
                       o.ldb(), 0.0f, o.c, s.n, stream);
 }
 
+// The library's call with a packing forced (matmul/gemm_packing.hpp): what the library's choice
+// is weighed against.
+gd::Product product_of(const Operands& o) {
+  const Shape s = o.shape();
+  return {o.problem.trans_a, o.problem.trans_b, s.m, s.n, s.k, 1.0f, o.a, o.lda(), o.b, o.ldb(),
+          0.0f, o.c, s.n};
+}
+
+// Transposes one k-contiguous operand: B if B is (op(B) = B^T), else A.
+gd::Packing transpose_one(const Problem& p) {
+  if (p.trans_b == Trans::transpose)
+    return {.b = gd::Pack::transpose};
+  return {.a = gd::Pack::transpose};
+}
+
+void launch_direct(const Operands& o, cudaStream_t stream) {
+  gd::gemm_f32_packed(product_of(o), {}, stream);
+}
+void launch_transpose_one(const Operands& o, cudaStream_t stream) {
+  gd::gemm_f32_packed(product_of(o), transpose_one(o.problem), stream);
+}
+void launch_repitch_both(const Operands& o, cudaStream_t stream) {
+  gd::gemm_f32_packed(product_of(o), {.a = gd::Pack::repitch, .b = gd::Pack::repitch}, stream);
+}
+
+const char* has_k_contiguous_operand(const Problem& p) {
+  return p.trans_a == Trans::transpose && p.trans_b == Trans::none
+             ? "neither operand is k-contiguous: nothing to turn"
+             : nullptr;
+}
+
 const char* untransposed_story(const Problem& p) {
   return p.untransposed() ? nullptr : "the story's rungs take A and B untransposed";
 }
@@ -586,6 +618,26 @@ std::span<const Rung> registry() {
                     .role = Role::library},
            .unsupported = any_problem,
            .launch = launch_library},
+      Rung{.info = {.name = "gemm_direct",
+                    .idea = "the library's kernel on the operands where they are (no packing)",
+                    .role = Role::variant,
+                    .variant_of = "ladder::gemm"},
+           .unsupported = any_problem,
+           .launch = launch_direct},
+      Rung{.info = {.name = "gemm_transpose_one",
+                    .idea = "ladder::transpose turns one k-contiguous operand first (B if "
+                            "transposed, else A)",
+                    .role = Role::variant,
+                    .variant_of = "ladder::gemm"},
+           .unsupported = has_k_contiguous_operand,
+           .launch = launch_transpose_one},
+      Rung{.info = {.name = "gemm_repitch_both",
+                    .idea = "both operands copied first with rows on 16-byte boundaries "
+                            "(cudaMemcpy2DAsync)",
+                    .role = Role::variant,
+                    .variant_of = "ladder::gemm"},
+           .unsupported = any_problem,
+           .launch = launch_repitch_both},
       Rung{.info = {.name = "cublasSgemm",
                     .idea = "cuBLAS with FP32 math (CUBLAS_DEFAULT_MATH: no TF32)",
                     .role = Role::reference,

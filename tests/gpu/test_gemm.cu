@@ -9,6 +9,7 @@
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
 #include "ladder/gemm.hpp"
+#include "matmul/gemm_packing.hpp"
 #include "matmul/gemm_plan.hpp"
 
 #include <gtest/gtest.h>
@@ -42,8 +43,10 @@ std::string describe(const Case& c) {
   return text;
 }
 
-// Runs one case on `stream` and returns "" or the first mismatch.
-std::string run_case(const Case& c, cudaStream_t stream, std::uint64_t seed) {
+// Runs one case on `stream` and returns "" or the first mismatch. With `packing`, through the
+// library's entry that takes the packing as given.
+std::string run_case(const Case& c, cudaStream_t stream, std::uint64_t seed,
+                     const gemm_detail::Packing* packing = nullptr) {
   const bool at = c.ta == Trans::transpose, bt = c.tb == Trans::transpose;
   const std::int64_t a_rows = at ? c.k : c.m, a_cols = at ? c.m : c.k;
   const std::int64_t b_rows = bt ? c.n : c.k, b_cols = bt ? c.k : c.n;
@@ -70,8 +73,13 @@ std::string run_case(const Case& c, cudaStream_t stream, std::uint64_t seed) {
     EXPECT_EQ(cudaMemcpy(db.data(), hb.data(), b_size * 4, cudaMemcpyHostToDevice), cudaSuccess);
   if (c_size)
     EXPECT_EQ(cudaMemcpy(dc.data(), hc.data(), c_size * 4, cudaMemcpyHostToDevice), cudaSuccess);
-  ladder::gemm<float>(c.ta, c.tb, c.m, c.n, c.k, c.alpha, da.data() + c.shift, lda,
-                      db.data() + c.shift, ldb, c.beta, dc.data() + c.shift, ldc, stream);
+  if (packing)
+    gemm_detail::gemm_f32_packed({c.ta, c.tb, c.m, c.n, c.k, c.alpha, da.data() + c.shift, lda,
+                                  db.data() + c.shift, ldb, c.beta, dc.data() + c.shift, ldc},
+                                 *packing, stream);
+  else
+    ladder::gemm<float>(c.ta, c.tb, c.m, c.n, c.k, c.alpha, da.data() + c.shift, lda,
+                        db.data() + c.shift, ldb, c.beta, dc.data() + c.shift, ldc, stream);
   std::vector<float> got(c_size);
   if (c_size)
     EXPECT_EQ(cudaMemcpyAsync(got.data(), dc.data(), c_size * 4, cudaMemcpyDeviceToHost, stream),
@@ -139,6 +147,54 @@ TEST(Gemm, EveryTransposeShapeLeadingDimensionAlignmentAndBeta) {
   EXPECT_GT(cases, small_mode() ? 60 : 400);
 }
 
+// Every packing the library can take (gemm_packing.hpp: an operand transposed or repitched into
+// scratch first, in one pass or in panels of C), forced on every layout it applies to, with
+// padded leading dimensions and pointers off 16-byte boundaries.
+TEST(Gemm, EveryPackingOnEveryLayoutItAppliesTo) {
+  using gemm_detail::Pack;
+  lab::Stream stream;
+  std::uint64_t seed = lab::fresh_seed();
+  std::vector<Shape3> packed_shapes = {{7, 5, 3}, {132, 129, 17}, {64, 300, 129}};
+  if (!small_mode())
+    packed_shapes.push_back({260, 136, 1031}); // k split over blocks
+  int cases = 0;
+  for (Trans ta : {Trans::none, Trans::transpose})
+    for (Trans tb : {Trans::none, Trans::transpose})
+      for (const Shape3 s : packed_shapes)
+        for (Pack pa : {Pack::none, Pack::transpose, Pack::repitch})
+          for (Pack pb : {Pack::none, Pack::transpose, Pack::repitch})
+            for (std::int64_t panel : {0, 64})
+              for (std::int64_t pad : {0, 3})
+                for (std::int64_t shift : {0, 1}) {
+                  const gemm_detail::Packing packing{pa, pb, panel};
+                  const Case c{s.m, s.n, s.k, ta, tb, pad, shift, 1.5f, shift ? 0.0f : -0.5f};
+                  const bool at = ta == Trans::transpose, bt = tb == Trans::transpose;
+                  gemm_detail::Product p{ta, tb, c.m, c.n, c.k};
+                  p.lda = (at ? c.m : c.k) + pad;
+                  p.ldb = (bt ? c.k : c.n) + pad;
+                  if (!packing.packs() || gemm_detail::packing_unsupported(p, packing))
+                    continue;
+                  EXPECT_EQ(run_case(c, stream, ++seed, &packing), "")
+                      << describe(c) << ", packing A " << static_cast<int>(pa) << " B "
+                      << static_cast<int>(pb) << " panel " << panel;
+                  ++cases;
+                }
+  EXPECT_GT(cases, small_mode() ? 150 : 250);
+}
+
+// The library's own choice where it packs: op(B) = B^T at 1536^3 (B turned by ladder::transpose
+// on the H200's figures; the packing is whatever this device's figures choose).
+TEST(Gemm, PackedByTheLibrarysOwnChoice) {
+  if (small_mode())
+    GTEST_SKIP() << "a large product: not under the sanitizers";
+  const Case c{1536, 1536, 1536, Trans::none, Trans::transpose, 0, 0, 1.0f, -0.5f};
+  const gemm_detail::Product p{c.ta, c.tb, c.m, c.n, c.k, 1.0f, nullptr, c.k, nullptr, c.k};
+  const auto chosen = gemm_detail::choose_packing(p, gemm_detail::device_rates());
+  EXPECT_TRUE(chosen.packs()) << "this device's figures pack nothing at " << describe(c);
+  lab::Stream stream;
+  EXPECT_EQ(run_case(c, stream, lab::fresh_seed()), "") << describe(c);
+}
+
 TEST(Gemm, ShapesThatSplitKAndShapesThatDoNot) {
   // The plan splits k for few tiles and long k: both paths must agree with the reference.
   int sms = 0;
@@ -174,16 +230,22 @@ TEST(Gemm, QuickReturnsFollowBlas) {
   EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
 }
 
-TEST(Gemm, CapturedIntoAGraphOnAFreshStreamAndReplayed) {
-  const Case c{150, 70, 90, Trans::none, Trans::transpose, 0, 0, 1.0f, 0.0f};
+// C = A B^T (150 x 70 x 90) captured on a fresh stream and replayed on fresh inputs; `packing`:
+// through the entry that takes it (scratch allocated and freed inside the graph).
+void capture_and_replay(const gemm_detail::Packing* packing) {
+  const std::int64_t m = 150, n = 70, k = 90;
   lab::Stream stream;
-  const std::int64_t m = c.m, n = c.n, k = c.k;
   DeviceBuffer<float> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(n * k)),
       out(static_cast<std::size_t>(m * n));
   cudaGraph_t graph = nullptr;
   ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
-  ladder::gemm<float>(Trans::none, Trans::transpose, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f,
-                      out.data(), n, stream);
+  if (packing)
+    gemm_detail::gemm_f32_packed(
+        {Trans::none, Trans::transpose, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f, out.data(), n},
+        *packing, stream);
+  else
+    ladder::gemm<float>(Trans::none, Trans::transpose, m, n, k, 1.0f, a.data(), k, b.data(), k,
+                        0.0f, out.data(), n, stream);
   ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
   cudaGraphExec_t exec = nullptr;
   ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
@@ -214,6 +276,16 @@ TEST(Gemm, CapturedIntoAGraphOnAFreshStreamAndReplayed) {
   }
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
+}
+
+TEST(Gemm, CapturedIntoAGraphOnAFreshStreamAndReplayed) { capture_and_replay(nullptr); }
+
+TEST(Gemm, CapturedWithPackedOperands) {
+  using gemm_detail::Pack;
+  const gemm_detail::Packing transposed_in_panels{Pack::none, Pack::transpose, 32};
+  capture_and_replay(&transposed_in_panels);
+  const gemm_detail::Packing both_repitched{Pack::repitch, Pack::repitch, 0};
+  capture_and_replay(&both_repitched);
 }
 
 TEST(Gemm, SeveralHostThreadsOnTheirOwnStreams) {

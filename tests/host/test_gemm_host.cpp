@@ -1,14 +1,16 @@
 // ladder::gemm on the host: every bad argument is rejected with std::invalid_argument naming it
-// before anything touches a device (so these run without a GPU), and the plan that picks a tile
-// shape and a split over k.
+// before anything touches a device (so these run without a GPU), the plan that picks a tile shape
+// and a split over k, and the choice of packing an operand first.
 #include "invalid_argument.hpp"
 
 #include "ladder/gemm.hpp"
+#include "matmul/gemm_packing.hpp"
 #include "matmul/gemm_plan.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace ladder::test {
@@ -122,6 +124,117 @@ TEST(GemmPlan, LargeTilesForLargeSquaresNarrowTilesForNarrowMatrices) {
   }
   // A split needs enough k per block.
   EXPECT_EQ(plan(128, 128, 300, h200_sms).splits, 1);
+}
+
+// The packing choice on an H200's figures (132 SMs at 1.98 GHz, 6016-bit HBM3e at 3.2 GHz).
+gemm_detail::DeviceRates h200() { return {132, 1.98e9, 2 * 3.201e9 * 6016 / 8}; }
+
+// A dense product (every leading dimension its stored row length) at `shift` floats past
+// 16-byte aligned addresses.
+gemm_detail::Product dense(Trans ta, Trans tb, std::int64_t m, std::int64_t n, std::int64_t k,
+                           std::uintptr_t shift = 0) {
+  gemm_detail::Product p;
+  p.trans_a = ta;
+  p.trans_b = tb;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.a = fake(0x10000000 + 4 * shift);
+  p.lda = ta == Trans::none ? k : m;
+  p.b = fake(0x20000000 + 4 * shift);
+  p.ldb = tb == Trans::none ? n : k;
+  p.c = fake(0x30000000);
+  p.ldc = n;
+  return p;
+}
+
+TEST(GemmPacking, TurnsOneOperandWhereBothAreKContiguous) {
+  using gemm_detail::Pack;
+  const Trans N = Trans::none, T = Trans::transpose;
+  // op(B) = B^T: both operands k-contiguous. B is transposed (the untransposed product's layout).
+  const auto nt = gemm_detail::choose_packing(dense(N, T, 4096, 4096, 4096), h200());
+  EXPECT_EQ(nt.a, Pack::none);
+  EXPECT_EQ(nt.b, Pack::transpose);
+  EXPECT_EQ(nt.panel, 0);
+  // The cheaper operand: B is 64 x 4096 in the first, A is in the second.
+  const auto tall = gemm_detail::choose_packing(dense(N, T, 65536, 64, 4096), h200());
+  EXPECT_EQ(tall.a, Pack::none);
+  EXPECT_EQ(tall.b, Pack::transpose);
+  const auto wide = gemm_detail::choose_packing(dense(N, T, 64, 65536, 4096), h200());
+  EXPECT_EQ(wide.a, Pack::transpose);
+  EXPECT_EQ(wide.b, Pack::none);
+  // The layouts that run fast as they are stay as they are.
+  for (const auto& [ta, tb] : {std::pair{N, N}, std::pair{T, N}, std::pair{T, T}}) {
+    const auto p = gemm_detail::choose_packing(dense(ta, tb, 4096, 4096, 4096), h200());
+    EXPECT_FALSE(p.packs());
+  }
+  // Small products: the copies' fixed costs outweigh the gain.
+  EXPECT_FALSE(gemm_detail::choose_packing(dense(N, T, 129, 130, 17), h200()).packs());
+  EXPECT_FALSE(gemm_detail::choose_packing(dense(N, T, 256, 256, 256), h200()).packs());
+  // A transposed B that is not dense cannot be handed to ladder::transpose.
+  auto padded = dense(N, T, 4096, 4096, 4096);
+  padded.ldb = 4100;
+  padded.lda = 4100;
+  EXPECT_NE(gemm_detail::choose_packing(padded, h200()).b, Pack::transpose);
+}
+
+TEST(GemmPacking, RepitchesRowsOffSixteenByteBoundaries) {
+  using gemm_detail::Pack;
+  const Trans N = Trans::none;
+  // Leading dimensions 4093 and 4095: element loads unless both are copied.
+  const auto odd = gemm_detail::choose_packing(dense(N, N, 4097, 4095, 4093), h200());
+  EXPECT_EQ(odd.a, Pack::repitch);
+  EXPECT_EQ(odd.b, Pack::repitch);
+  // Pointers one float off: A (dense, m a multiple of 4) is transposed, which aligns it too.
+  const auto shifted = gemm_detail::choose_packing(dense(N, N, 4096, 4096, 4096, 1), h200());
+  EXPECT_EQ(shifted.a, Pack::transpose);
+  EXPECT_EQ(shifted.b, Pack::repitch);
+  // Every packed operand makes the product faster in the estimate, by the margin at least.
+  for (const auto& p : {dense(N, N, 4097, 4095, 4093), dense(N, N, 4096, 4096, 4096, 1)})
+    EXPECT_LT(gemm_detail::estimate_seconds(p, gemm_detail::choose_packing(p, h200()), h200()),
+              gemm_detail::pack_margin * gemm_detail::estimate_seconds(p, {}, h200()));
+}
+
+TEST(GemmPacking, LargeOperandsArePackedInPanelsUnderTheScratchBound) {
+  using gemm_detail::Pack;
+  const Trans N = Trans::none, T = Trans::transpose;
+  // B^T of 16384 x 16384 is 1 GiB: 4 panels of 4096 columns, 256 MiB each.
+  const auto p = dense(N, T, 16384, 16384, 16384);
+  const auto big = gemm_detail::choose_packing(p, h200());
+  EXPECT_EQ(big.b, Pack::transpose);
+  EXPECT_EQ(big.panel, 4096);
+  EXPECT_LE(gemm_detail::scratch_bytes(
+                gemm_detail::packed_floats(big.b, p.b_k_contiguous(), p.k, big.panel)),
+            gemm_detail::max_pack_bytes);
+  // 8192^2 fits whole.
+  EXPECT_EQ(gemm_detail::choose_packing(dense(N, T, 8192, 8192, 8192), h200()).panel, 0);
+  // Both operands whole over the bound: no estimate.
+  EXPECT_LT(gemm_detail::estimate_seconds(p, {Pack::repitch, Pack::repitch, 0}, h200()), 0);
+  // Panels are whole multiples of 256 lines; none when 256 lines are over the bound.
+  EXPECT_EQ(gemm_detail::panel_width(Pack::transpose, true, 1 << 16, 1 << 20), 1024);
+  EXPECT_EQ(gemm_detail::panel_width(Pack::transpose, true, 1 << 18, 1 << 20), 256);
+  EXPECT_EQ(gemm_detail::panel_width(Pack::transpose, true, 1 << 20, 1 << 20), -1);
+}
+
+TEST(GemmPacking, PackingsThatCannotRunAreNamed) {
+  using gemm_detail::Pack;
+  using gemm_detail::packing_unsupported;
+  const Trans N = Trans::none, T = Trans::transpose;
+  // Transposing needs the operand k-contiguous and dense.
+  EXPECT_NE(packing_unsupported(dense(T, N, 64, 64, 64), {Pack::transpose, Pack::none, 0}), nullptr);
+  EXPECT_NE(packing_unsupported(dense(N, N, 64, 64, 64), {Pack::none, Pack::transpose, 0}), nullptr);
+  auto padded = dense(N, T, 64, 64, 64);
+  padded.ldb = 68;
+  EXPECT_NE(packing_unsupported(padded, {Pack::none, Pack::transpose, 0}), nullptr);
+  EXPECT_EQ(packing_unsupported(dense(N, T, 64, 64, 64), {Pack::none, Pack::transpose, 0}), nullptr);
+  // Panels with both operands packed, or with none.
+  EXPECT_NE(packing_unsupported(dense(N, N, 64, 64, 64), {Pack::repitch, Pack::repitch, 16}), nullptr);
+  EXPECT_NE(packing_unsupported(dense(N, N, 64, 64, 64), {Pack::none, Pack::none, 16}), nullptr);
+  EXPECT_EQ(packing_unsupported(dense(N, N, 64, 64, 64), {Pack::repitch, Pack::none, 16}), nullptr);
+  // Repitched operands take the stored lines rounded up to 16-byte words.
+  EXPECT_EQ(gemm_detail::packed_floats(Pack::repitch, true, 4093, 10), 10 * 4096);
+  EXPECT_EQ(gemm_detail::packed_floats(Pack::repitch, false, 4093, 10), 4093 * 12);
+  EXPECT_EQ(gemm_detail::packed_floats(Pack::transpose, true, 4093, 10), 4093 * 10);
 }
 
 } // namespace
