@@ -9,6 +9,7 @@
 #include "convolution/reference.hpp"
 #include "convolution/tiled.cuh"
 #include "convolution/variants.hpp"
+#include "convolution/window_1d.cuh"
 
 #include "ladder/convolve.hpp"
 #include "ladder/error.hpp"
@@ -198,6 +199,14 @@ void launch_staged_1d(const Buffers1d& b, cudaStream_t s) {
   conv_detail::launch_library_1d(signal_args(b, Border::zero),
                                  conv_detail::make_mask_param(b.host_mask, b.problem.mask_width, 1),
                                  s);
+}
+
+// No staging: each thread's window read from global memory as 16-byte loads (window_1d.cuh),
+// U float4s of outputs per thread.
+template <int U> void launch_window_1d_rung(const Buffers1d& b, cudaStream_t s) {
+  conv_detail::launch_window_1d<U>(signal_args(b, Border::zero),
+                                   conv_detail::make_mask_param(b.host_mask, b.problem.mask_width, 1),
+                                   s);
 }
 
 void launch_library_call_1d(const Buffers1d& b, cudaStream_t s) {
@@ -919,6 +928,31 @@ std::span<const Rung1d> registry_1d() {
                       .block_threads = 256},
              .unsupported = any_1d,
              .launch = launch_staged_1d},
+      Rung1d{.info = {.name = "window_v16",
+                      .idea = "no staging: each thread's window as 16-byte loads, the halo from "
+                              "L1",
+                      .role = Role::beyond,
+                      .params = {{{"outputs_per_thread", 8}, {"threads", 256}, {"vector_bytes", 16}}},
+                      .kernel = reinterpret_cast<const void*>(&conv_detail::convolve_window_1d<9, 2>),
+                      .block_threads = 256},
+             .unsupported = any_1d,
+             .launch = launch_window_1d_rung<2>},
+      Rung1d{.info = {.name = "window_v16_u1",
+                      .idea = "4 outputs per thread",
+                      .role = Role::variant,
+                      .variant_of = "window_v16",
+                      .params = {{{"outputs_per_thread", 4}, {"threads", 256}, {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = any_1d,
+             .launch = launch_window_1d_rung<1>},
+      Rung1d{.info = {.name = "window_v16_u4",
+                      .idea = "16 outputs per thread",
+                      .role = Role::variant,
+                      .variant_of = "window_v16",
+                      .params = {{{"outputs_per_thread", 16}, {"threads", 256}, {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = any_1d,
+             .launch = launch_window_1d_rung<4>},
       Rung1d{.info = {.name = "ladder::convolve1d",
                       .idea = "the library call: checks, any n, mask width and border",
                       .role = Role::library},
