@@ -510,25 +510,32 @@ void launch_texture_2d(const Buffers2d& b, cudaStream_t s) {
         tex, image_args(b, Border::clamp), p.mask_width, p.mask_height);
 }
 
-// 6. Register blocking without 16-byte staging: every input goes through registers one scalar at a
-// time, for the mask widths the study runs.
-template <class T, int C, class S>
-void register_blocked_typed(const Buffers2d& b, cudaStream_t s) {
-  constexpr auto scalar = conv_detail::Staging::scalar;
+// convolve_tiled on the study's images for the mask widths the study runs (3 to 9, and 15 where
+// it is compiled unrolled), any other width on the any-width instantiation.
+template <class T, int C, class S, conv_detail::Staging St, bool RowReuse>
+void launch_study_widths(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const ImageArgs a = image_args(b, Border::zero);
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   switch (p.mask_width) {
-  case 3: return conv_detail::launch_tiled<T, C, 3, S, scalar>(a, mask, s);
-  case 5: return conv_detail::launch_tiled<T, C, 5, S, scalar>(a, mask, s);
-  case 7: return conv_detail::launch_tiled<T, C, 7, S, scalar>(a, mask, s);
-  case 9: return conv_detail::launch_tiled<T, C, 9, S, scalar>(a, mask, s);
+  case 3: return conv_detail::launch_tiled<T, C, 3, S, St, RowReuse>(a, mask, s);
+  case 5: return conv_detail::launch_tiled<T, C, 5, S, St, RowReuse>(a, mask, s);
+  case 7: return conv_detail::launch_tiled<T, C, 7, S, St, RowReuse>(a, mask, s);
+  case 9: return conv_detail::launch_tiled<T, C, 9, S, St, RowReuse>(a, mask, s);
   default:
-    if constexpr (sizeof(T) == 4 && C == 1)
+    // Register blocking compiles 15 unrolled for float images only; row reuse for both.
+    if constexpr ((sizeof(T) == 4 && C == 1) || RowReuse)
       if (p.mask_width == 15)
-        return conv_detail::launch_tiled<T, C, 15, S, scalar>(a, mask, s);
-    return conv_detail::launch_tiled<T, C, 0, S, scalar>(a, mask, s);
+        return conv_detail::launch_tiled<T, C, 15, S, St, RowReuse>(a, mask, s);
+    return conv_detail::launch_tiled<T, C, 0, S, St, RowReuse>(a, mask, s);
   }
+}
+
+// 6. Register blocking without 16-byte staging: every input goes through registers one scalar at a
+// time, for the mask widths the study runs.
+template <class T, int C, class S>
+void register_blocked_typed(const Buffers2d& b, cudaStream_t s) {
+  launch_study_widths<T, C, S, conv_detail::Staging::scalar, false>(b, s);
 }
 
 void launch_register_blocked_2d(const Buffers2d& b, cudaStream_t s) {
@@ -580,6 +587,22 @@ void launch_row_reuse_interior_2d(const Buffers2d& b, cudaStream_t s) {
     return conv_detail::launch_tiled_width<std::uint8_t, 3, conv_detail::ShapeU8,
                                            Staging::vector_interior, true>(a, mask, s);
   throw std::logic_error("row_reuse_interior: unsupported problem");
+}
+
+// 8b, 8c. Row reuse on tiles of RY = 2 or 1 rows per thread (16 or 8 rows per block instead of
+// 32): more blocks, each with less serial work, for pictures too small to fill the GPU with
+// 32-row tiles (a 1920 x 1080 RGB picture makes 782 blocks of 256 threads, three quarters of one
+// wave on an H200), at the price of more halo rows staged per output row.
+template <int RY> void launch_row_reuse_rows_2d(const Buffers2d& b, cudaStream_t s) {
+  using conv_detail::Staging;
+  using conv_detail::TileShape;
+  const Problem2d& p = b.problem;
+  if (p.element == Element::f32 && p.channels == 1)
+    return launch_study_widths<float, 1, TileShape<32, 8, 4, RY>, Staging::vector, true>(b, s);
+  if (p.element == Element::u8 && p.channels == 3)
+    return launch_study_widths<std::uint8_t, 3, TileShape<32, 8, 8, RY>, Staging::vector, true>(b,
+                                                                                               s);
+  throw std::logic_error("row_reuse_ry: unsupported problem");
 }
 
 // 10. The separable path: a row pass then a column pass over the staged tile, MW + MH taps per
@@ -1048,6 +1071,22 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = study_images_only,
              .launch = launch_row_reuse_interior_2d},
+      Rung2d{.info = {.name = "row_reuse_ry2",
+                      .idea = "2 rows per thread (16-row tiles): more blocks for small pictures",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_rows", 16}, {"threads", 256}, {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = study_images_only,
+             .launch = launch_row_reuse_rows_2d<2>},
+      Rung2d{.info = {.name = "row_reuse_ry1",
+                      .idea = "1 row per thread (8-row tiles)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_rows", 8}, {"threads", 256}, {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = study_images_only,
+             .launch = launch_row_reuse_rows_2d<1>},
       Rung2d{.info = {.name = "row_reuse_clamp",
                       .idea = "the same with the clamp border (NPP's replicate): what a border "
                               "policy costs",

@@ -167,15 +167,16 @@ inline double estimate_seconds(const Product& p, const Packing& packing, const D
   const std::int64_t b_floats = packed_floats(packing.b, p.b_k_contiguous(), p.k, b_width);
   if (scratch_bytes(a_floats) + scratch_bytes(b_floats) > max_pack_bytes)
     return -1;
-  double seconds = packing.packs() ? 2 * launch_seconds : 0; // the scratch
-  for (std::int64_t p0 = 0; p0 < extent; p0 += width) {
-    const std::int64_t w = std::min(width, extent - p0);
+  // One panel of w rows (A packed) or columns (B packed), or the whole product.
+  const auto panel_seconds = [&](std::int64_t w) {
     const std::int64_t m = a_only ? w : p.m, n = b_only ? w : p.n;
-    seconds += pack_seconds(packing.a, packed_floats(packing.a, p.a_k_contiguous(), p.k, m), d) +
-               pack_seconds(packing.b, packed_floats(packing.b, p.b_k_contiguous(), p.k, n), d) +
-               kernel_seconds(m, n, p.k, a_kc, b_kc, vector, d);
-  }
-  return seconds;
+    return pack_seconds(packing.a, packed_floats(packing.a, p.a_k_contiguous(), p.k, m), d) +
+           pack_seconds(packing.b, packed_floats(packing.b, p.b_k_contiguous(), p.k, n), d) +
+           kernel_seconds(m, n, p.k, a_kc, b_kc, vector, d);
+  };
+  const std::int64_t full = extent / width, rest = extent % width;
+  return (packing.packs() ? 2 * launch_seconds : 0) + // the scratch
+         static_cast<double>(full) * panel_seconds(width) + (rest ? panel_seconds(rest) : 0.0);
 }
 
 // The widest panel (a multiple of 256 rows or columns) whose packed operand fits in
