@@ -9,7 +9,7 @@
 #include "convolution/reference.hpp"
 #include "convolution/tiled.cuh"
 #include "convolution/variants.hpp"
-#include "convolution/window_1d.cuh"
+#include "convolution/window.cuh"
 
 #include "ladder/convolve.hpp"
 #include "ladder/error.hpp"
@@ -605,6 +605,30 @@ template <int RY> void launch_row_reuse_rows_2d(const Buffers2d& b, cudaStream_t
   throw std::logic_error("row_reuse_ry: unsupported problem");
 }
 
+// 8d. No shared memory: each thread reads its RY + MW - 1 input rows straight from global memory
+// as 16-byte loads, the halo from L1 (window.cuh). Float images of one channel, square masks up
+// to 9 x 9.
+const char* window_2d_fits(const Problem2d& p) {
+  return p.element == Element::f32 && p.channels == 1 && p.mask_width == p.mask_height &&
+                 p.mask_width <= 9
+             ? nullptr
+             : "float images of one channel, square masks up to 9 x 9";
+}
+
+template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  const ImageArgs a = image_args(b, Border::zero);
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  switch (p.mask_width) {
+  case 1: return conv_detail::launch_window_2d<1, RY>(a, mask, s);
+  case 3: return conv_detail::launch_window_2d<3, RY>(a, mask, s);
+  case 5: return conv_detail::launch_window_2d<5, RY>(a, mask, s);
+  case 7: return conv_detail::launch_window_2d<7, RY>(a, mask, s);
+  case 9: return conv_detail::launch_window_2d<9, RY>(a, mask, s);
+  default: throw std::logic_error("window_2d: unsupported mask");
+  }
+}
+
 // 10. The separable path: a row pass then a column pass over the staged tile, MW + MH taps per
 // output instead of MW x MH (float images, one channel, the study's widths).
 void launch_separable_2d(const Buffers2d& b, cudaStream_t s) {
@@ -1087,6 +1111,25 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = study_images_only,
              .launch = launch_row_reuse_rows_2d<1>},
+      Rung2d{.info = {.name = "row_reuse_window",
+                      .idea = "no shared memory: each thread's rows as 16-byte loads, the halo "
+                              "from L1 (float, one channel)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = window_2d_fits,
+             .launch = launch_window_2d_rung<4>},
+      Rung2d{.info = {.name = "row_reuse_window_ry8",
+                      .idea = "the same with 8 rows per thread (64-row tiles)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 64}, {"threads", 256},
+                                  {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = window_2d_fits,
+             .launch = launch_window_2d_rung<8>},
       Rung2d{.info = {.name = "row_reuse_clamp",
                       .idea = "the same with the clamp border (NPP's replicate): what a border "
                               "policy costs",
