@@ -154,49 +154,16 @@ std::int64_t pack(Pack kind, const float* src, std::int64_t ld, std::int64_t row
 }
 
 // The product with `packing` (checked by packing_unsupported): operand panels packed into one
-// scratch allocation, each followed by its product, the scratch freed after the last.
+// scratch allocation (walk_packed), each followed by its product, the scratch freed after the last.
 void multiply_packed(const Product& p, const Packing& packing, int sms, cudaStream_t stream) {
   if (!packing.packs())
     return multiply(p, sms, stream);
-  const bool a_only = packing.b == Pack::none, b_only = packing.a == Pack::none;
-  const std::int64_t extent = a_only ? p.m : p.n;
-  const std::int64_t width = packing.panel > 0 ? std::min(packing.panel, extent) : extent;
-  const std::int64_t a_bytes =
-      scratch_bytes(packed_floats(packing.a, p.a_k_contiguous(), p.k, a_only ? width : p.m));
-  const std::int64_t b_bytes =
-      scratch_bytes(packed_floats(packing.b, p.b_k_contiguous(), p.k, b_only ? width : p.n));
-  StreamScratch scratch(static_cast<std::size_t>(a_bytes + b_bytes), stream);
-  float* const a_dst = scratch.as<float>();
-  float* const b_dst = a_dst + a_bytes / 4;
-  const bool a_t = p.trans_a == Trans::transpose, b_t = p.trans_b == Trans::transpose;
-  for (std::int64_t p0 = 0; p0 < extent; p0 += width) {
-    const std::int64_t w = std::min(width, extent - p0);
-    Product q = p;
-    if (a_only) { // rows p0 .. p0 + w of C and of op(A)
-      q.m = w;
-      q.a = a_t ? p.a + p0 : p.a + p0 * p.lda;
-      q.c = p.c + p0 * p.ldc;
-    } else if (b_only) { // columns p0 .. p0 + w of C and of op(B)
-      q.n = w;
-      q.b = b_t ? p.b + p0 * p.ldb : p.b + p0;
-      q.c = p.c + p0;
-    }
-    if (packing.a != Pack::none) {
-      // Stored A: m x k (untransposed) or k x m.
-      q.lda = pack(packing.a, q.a, q.lda, a_t ? q.k : q.m, a_t ? q.m : q.k, a_dst, stream);
-      q.a = a_dst;
-      if (packing.a == Pack::transpose)
-        q.trans_a = Trans::transpose; // now stored k x m
-    }
-    if (packing.b != Pack::none) {
-      // Stored B: k x n (untransposed) or n x k.
-      q.ldb = pack(packing.b, q.b, q.ldb, b_t ? q.n : q.k, b_t ? q.k : q.n, b_dst, stream);
-      q.b = b_dst;
-      if (packing.b == Pack::transpose)
-        q.trans_b = Trans::none; // now stored k x n
-    }
-    multiply(q, sms, stream);
-  }
+  StreamScratch scratch(static_cast<std::size_t>(packing_scratch_bytes(p, packing)), stream);
+  walk_packed(
+      p, packing, scratch.as<float>(),
+      [&](Pack kind, const float* src, std::int64_t ld, std::int64_t rows, std::int64_t cols,
+          float* dst) { return pack(kind, src, ld, rows, cols, dst, stream); },
+      [&](const Product& q) { multiply(q, sms, stream); });
   scratch.release();
 }
 

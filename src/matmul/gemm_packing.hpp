@@ -243,6 +243,66 @@ inline Packing choose_packing(const Product& p, const DeviceRates& d) {
   return best;
 }
 
+// The scratch a packed product takes: the packed panel of each packed operand (the widest
+// panel), each on a 256-byte boundary.
+inline std::int64_t packing_scratch_bytes(const Product& p, const Packing& packing) {
+  const bool a_only = packing.b == Pack::none, b_only = packing.a == Pack::none;
+  const std::int64_t extent = a_only ? p.m : p.n;
+  const std::int64_t width = packing.panel > 0 ? std::min(packing.panel, extent) : extent;
+  return scratch_bytes(packed_floats(packing.a, p.a_k_contiguous(), p.k, a_only ? width : p.m)) +
+         scratch_bytes(packed_floats(packing.b, p.b_k_contiguous(), p.k, b_only ? width : p.n));
+}
+
+// The walk of a packed product (packing.packs(), checked by packing_unsupported) over its panels:
+// for each panel of C (rows with A packed alone, columns with B packed alone, the whole of C with
+// both), the packed operands' panels are packed into `scratch` (packing_scratch_bytes of it) and
+// the panel's product is run on them. The copies and the product are callables, so that the host
+// tests can run the same walk on the CPU:
+//   pack(kind, src, ld, rows, cols, dst): the stored rows x cols matrix at src (leading dimension
+//     ld), transposed into dst (cols x rows, dense) or repitched (rows x cols, each row rounded up
+//     to whole 16-byte words); returns the packed leading dimension;
+//   multiply(const Product&): the product as given.
+template <class PackFn, class MultiplyFn>
+void walk_packed(const Product& p, const Packing& packing, float* scratch, PackFn&& pack,
+                 MultiplyFn&& multiply) {
+  const bool a_only = packing.b == Pack::none, b_only = packing.a == Pack::none;
+  const std::int64_t extent = a_only ? p.m : p.n;
+  const std::int64_t width = packing.panel > 0 ? std::min(packing.panel, extent) : extent;
+  float* const a_dst = scratch;
+  float* const b_dst =
+      scratch + scratch_bytes(packed_floats(packing.a, p.a_k_contiguous(), p.k,
+                                            a_only ? width : p.m)) / 4;
+  const bool a_t = p.trans_a == Trans::transpose, b_t = p.trans_b == Trans::transpose;
+  for (std::int64_t p0 = 0; p0 < extent; p0 += width) {
+    const std::int64_t w = std::min(width, extent - p0);
+    Product q = p;
+    if (a_only) { // rows p0 .. p0 + w of C and of op(A)
+      q.m = w;
+      q.a = a_t ? p.a + p0 : p.a + p0 * p.lda;
+      q.c = p.c + p0 * p.ldc;
+    } else if (b_only) { // columns p0 .. p0 + w of C and of op(B)
+      q.n = w;
+      q.b = b_t ? p.b + p0 * p.ldb : p.b + p0;
+      q.c = p.c + p0;
+    }
+    if (packing.a != Pack::none) {
+      // Stored A: m x k (untransposed) or k x m.
+      q.lda = pack(packing.a, q.a, q.lda, a_t ? q.k : q.m, a_t ? q.m : q.k, a_dst);
+      q.a = a_dst;
+      if (packing.a == Pack::transpose)
+        q.trans_a = Trans::transpose; // now stored k x m
+    }
+    if (packing.b != Pack::none) {
+      // Stored B: k x n (untransposed) or n x k.
+      q.ldb = pack(packing.b, q.b, q.ldb, b_t ? q.n : q.k, b_t ? q.k : q.n, b_dst);
+      q.b = b_dst;
+      if (packing.b == Pack::transpose)
+        q.trans_b = Trans::none; // now stored k x n
+    }
+    multiply(q);
+  }
+}
+
 // The current device's figures (CUDA attributes).
 DeviceRates device_rates();
 

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -235,6 +237,94 @@ TEST(GemmPacking, PackingsThatCannotRunAreNamed) {
   EXPECT_EQ(gemm_detail::packed_floats(Pack::repitch, true, 4093, 10), 10 * 4096);
   EXPECT_EQ(gemm_detail::packed_floats(Pack::repitch, false, 4093, 10), 4093 * 12);
   EXPECT_EQ(gemm_detail::packed_floats(Pack::transpose, true, 4093, 10), 4093 * 10);
+}
+
+// The walk over panels, run on the CPU: packing an operand (transposed or repitched, whole or in
+// panels of any width) must give exactly the product of the operands as they are, since the same
+// values meet in the same order. C's padding must stay untouched.
+namespace cpu {
+
+std::int64_t pack(gemm_detail::Pack kind, const float* src, std::int64_t ld, std::int64_t rows,
+                  std::int64_t cols, float* dst) {
+  if (kind == gemm_detail::Pack::transpose) {
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t c = 0; c < cols; ++c)
+        dst[c * rows + r] = src[r * ld + c];
+    return rows;
+  }
+  const std::int64_t packed_ld = gemm_detail::round_up4(cols);
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < packed_ld; ++c)
+      dst[r * packed_ld + c] = c < cols ? src[r * ld + c] : -1e30f; // rounding never read
+  return packed_ld;
+}
+
+void multiply(const gemm_detail::Product& q) {
+  const bool at = q.trans_a == Trans::transpose, bt = q.trans_b == Trans::transpose;
+  for (std::int64_t i = 0; i < q.m; ++i)
+    for (std::int64_t j = 0; j < q.n; ++j) {
+      float sum = 0;
+      for (std::int64_t r = 0; r < q.k; ++r)
+        sum += (at ? q.a[r * q.lda + i] : q.a[i * q.lda + r]) *
+               (bt ? q.b[j * q.ldb + r] : q.b[r * q.ldb + j]);
+      float& out = q.c[i * q.ldc + j];
+      out = q.alpha * sum + (q.beta != 0.0f ? q.beta * out : 0.0f);
+    }
+}
+
+} // namespace cpu
+
+TEST(GemmPacking, EveryPackingWalkGivesTheUnpackedProduct) {
+  using gemm_detail::Pack;
+  int walks = 0;
+  for (Trans ta : {Trans::none, Trans::transpose})
+    for (Trans tb : {Trans::none, Trans::transpose})
+      for (const auto& [m, n, k] : {std::tuple{7, 5, 3}, std::tuple{37, 70, 13}, std::tuple{64, 33, 9}})
+        for (const std::int64_t pad : {0, 3})
+          for (Pack pa : {Pack::none, Pack::transpose, Pack::repitch})
+            for (Pack pb : {Pack::none, Pack::transpose, Pack::repitch})
+              for (const std::int64_t panel : {0, 1, 16, 36}) {
+                const gemm_detail::Packing packing{pa, pb, panel};
+                const bool at = ta == Trans::transpose, bt = tb == Trans::transpose;
+                const std::int64_t a_rows = at ? k : m, a_cols = at ? m : k;
+                const std::int64_t b_rows = bt ? n : k, b_cols = bt ? k : n;
+                std::vector<float> a(static_cast<std::size_t>(a_rows * (a_cols + pad))),
+                    b(static_cast<std::size_t>(b_rows * (b_cols + pad))),
+                    c(static_cast<std::size_t>(m * (n + pad)));
+                std::mt19937 rng(static_cast<unsigned>(walks));
+                std::uniform_real_distribution<float> value(-1, 1);
+                for (auto* v : {&a, &b, &c})
+                  for (float& x : *v)
+                    x = value(rng);
+                const gemm_detail::Product p{ta,       tb,          m,     n,     k,
+                                             1.5f,     a.data(),    a_cols + pad,
+                                             b.data(), b_cols + pad, -0.5f, nullptr, n + pad};
+                if (!packing.packs() || gemm_detail::packing_unsupported(p, packing))
+                  continue;
+                std::vector<float> want = c, got = c;
+                gemm_detail::Product direct = p;
+                direct.c = want.data();
+                cpu::multiply(direct);
+                gemm_detail::Product packed = p;
+                packed.c = got.data();
+                std::vector<float> scratch(
+                    static_cast<std::size_t>(gemm_detail::packing_scratch_bytes(p, packing) / 4));
+                int products = 0;
+                gemm_detail::walk_packed(packed, packing, scratch.data(), cpu::pack,
+                                         [&](const gemm_detail::Product& q) {
+                                           cpu::multiply(q);
+                                           ++products;
+                                         });
+                const std::int64_t extent = pb == Pack::none ? m : n;
+                const bool one = (pa == Pack::none) != (pb == Pack::none);
+                EXPECT_EQ(products, one && panel > 0 ? (extent + panel - 1) / panel : 1);
+                EXPECT_EQ(got, want) << "packing A " << static_cast<int>(pa) << " B "
+                                     << static_cast<int>(pb) << " panel " << panel << ", " << m
+                                     << " x " << n << " x " << k << (at ? " A^T" : "")
+                                     << (bt ? " B^T" : "") << ", pad " << pad;
+                ++walks;
+              }
+  EXPECT_GT(walks, 250);
 }
 
 } // namespace
