@@ -154,9 +154,11 @@ TEST(Gemm, EveryPackingOnEveryLayoutItAppliesTo) {
   using gemm_detail::Pack;
   lab::Stream stream;
   std::uint64_t seed = lab::fresh_seed();
-  std::vector<Shape3> packed_shapes = {{7, 5, 3}, {132, 129, 17}, {64, 300, 129}};
-  if (!small_mode())
+  std::vector<Shape3> packed_shapes = {{7, 5, 3}, {132, 129, 17}};
+  if (!small_mode()) { // under the sanitizers: the two small shapes, every packing and panel
+    packed_shapes.push_back({64, 300, 129});
     packed_shapes.push_back({260, 136, 1031}); // k split over blocks
+  }
   int cases = 0;
   for (Trans ta : {Trans::none, Trans::transpose})
     for (Trans tb : {Trans::none, Trans::transpose})
@@ -179,7 +181,7 @@ TEST(Gemm, EveryPackingOnEveryLayoutItAppliesTo) {
                       << static_cast<int>(pb) << " panel " << panel;
                   ++cases;
                 }
-  EXPECT_GT(cases, small_mode() ? 150 : 250);
+  EXPECT_GT(cases, small_mode() ? 150 : 300);
 }
 
 // The library's own choice where it packs: op(B) = B^T at 1536^3 (B turned by ladder::transpose
