@@ -5,9 +5,11 @@
 // exact too (the same fused multiply-adds in the same order), others within float_error_bound.
 #include "gpu_test.hpp"
 
+#include "convolution/api_dispatch.hpp"
 #include "convolution/image_io.hpp"
 #include "convolution/reference.hpp"
 #include "convolution/variants.hpp"
+#include "convolution/window.cuh"
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
 #include "ladder/convolve.hpp"
@@ -320,6 +322,77 @@ TEST(Convolve2d, EmptyImagesAreNoOps) {
   EXPECT_NO_THROW(ladder::convolve2d<std::uint8_t>(nullptr, 0, nullptr, 0, 5, 0, 3, mask, 1, 1,
                                                    Border::zero));
   EXPECT_NO_THROW(ladder::convolve1d(nullptr, nullptr, 0, mask, 1, Border::zero));
+}
+
+// The window kernels (convolution/window.cuh) called directly, under every border policy, with
+// pointers off 16-byte boundaries and padded pitches: their bordered path and their 16-byte path
+// must both give the reference exactly (their rungs run them on aligned buffers with zero borders
+// only).
+TEST(ConvolutionWindow, OneDimensionalEveryBorderWidthAndOffset) {
+  std::mt19937 rng(77);
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (std::int64_t n : {1, 5, 1000, 4097, 100003})
+      for (int mw : {1, 3, 9, 31})
+        for (std::int64_t offset : {0, 1}) {
+          const auto host = random_host<float>(static_cast<std::size_t>(n), rng);
+          const auto mask = random_mask(mw, false, rng);
+          lab::DeviceBuffer<float> in(static_cast<std::size_t>(n + 1)),
+              out(static_cast<std::size_t>(n + 1));
+          ASSERT_EQ(cudaMemcpy(in.data() + offset, host.data(), host.size() * 4,
+                               cudaMemcpyHostToDevice),
+                    cudaSuccess);
+          lab::poison(out.data(), out.bytes(), nullptr);
+          conv_detail::ImageArgs a;
+          a.in = reinterpret_cast<const unsigned char*>(in.data() + offset);
+          a.out = reinterpret_cast<unsigned char*>(out.data() + offset);
+          a.in_pitch = a.out_pitch = n * 4;
+          a.width = n;
+          a.height = 1;
+          a.border = border;
+          conv_detail::launch_window_1d<2>(a, conv_detail::make_mask_param(mask.data(), mw, 1),
+                                           nullptr);
+          std::vector<float> got(host.size()), want(host.size());
+          ASSERT_EQ(cudaMemcpy(got.data(), out.data() + offset, got.size() * 4,
+                               cudaMemcpyDeviceToHost),
+                    cudaSuccess);
+          lab::convolution::cpu_convolve1d(host, want, mask, border);
+          EXPECT_EQ(lab::convolution::compare_images<float>(got, want, n, 0.0), "")
+              << "n " << n << " mask " << mw << " offset " << offset << " "
+              << lab::convolution::border_name(border);
+        }
+}
+
+TEST(ConvolutionWindow, TwoDimensionalEveryBorderWidthAndPitch) {
+  std::mt19937 rng(78);
+  // 16-byte aligned rows with tiles inside the image (the 16-byte path beside the bordered one),
+  // a pointer 4 bytes off (the bordered path everywhere), padded pitches, 1 x 1.
+  const std::vector<Case> cases = {{1, 1, 1, 3, 3, 0, 0},      {67, 45, 1, 5, 5, 0, 0},
+                                   {528, 101, 1, 3, 3, 0, 0},  {528, 101, 1, 7, 7, 0, 4},
+                                   {300, 200, 1, 9, 9, 64, 0}, {529, 70, 1, 5, 5, 12, 0},
+                                   {260, 90, 1, 1, 1, 0, 0}};
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (const Case& c : cases) {
+      Harness<float> h(c, rng);
+      conv_detail::ImageArgs a;
+      a.in = h.in.data;
+      a.out = h.out.data;
+      a.in_pitch = a.out_pitch = h.pitch;
+      a.width = c.width;
+      a.height = c.height;
+      a.border = border;
+      const auto mask = conv_detail::make_mask_param(h.mask.data(), c.mw, c.mh);
+      const auto got = h.run([&](cudaStream_t s) {
+        switch (c.mw) {
+        case 1: return conv_detail::launch_window_2d<1, 4>(a, mask, s);
+        case 3: return conv_detail::launch_window_2d<3, 4>(a, mask, s);
+        case 5: return conv_detail::launch_window_2d<5, 4>(a, mask, s);
+        case 7: return conv_detail::launch_window_2d<7, 4>(a, mask, s);
+        default: return conv_detail::launch_window_2d<9, 4>(a, mask, s);
+        }
+      });
+      EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
+          << h.label() << " " << lab::convolution::border_name(border);
+    }
 }
 
 TEST(Convolve1d, EveryBorderAndWidthIsExact) {
