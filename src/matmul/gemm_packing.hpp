@@ -189,8 +189,17 @@ inline std::int64_t panel_width(Pack kind, bool k_contiguous, std::int64_t k, st
   return width >= 256 ? width : -1;
 }
 
+// Products under this many floating-point operations are never packed, without an estimate: the
+// copies' fixed costs outweigh any gain there (on an H200's figures the smallest cube that packs
+// is about 1536^3, 7 GFLOP), and the estimate's few thousand steps of host arithmetic would weigh
+// on products that take a few microseconds.
+inline constexpr double min_pack_flops = 1e9;
+
 // The packing ladder::gemm takes for `p` (a checked product with k > 0, m > 0, n > 0).
 inline Packing choose_packing(const Product& p, const DeviceRates& d) {
+  if (2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) <
+      min_pack_flops)
+    return {};
   // Candidates per operand: transposing (k-contiguous and dense, and a whole number of 16-byte
   // words per packed row, so that the packed operand takes 16-byte loads), or repitching (rows
   // off 16-byte boundaries).
