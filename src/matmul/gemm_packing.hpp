@@ -95,6 +95,34 @@ inline const char* packing_unsupported(const Product& p, const Packing& packing)
   return nullptr;
 }
 
+// How a packed product is cut: with one operand packed, into panels of C of `width` rows (A
+// packed) or columns (B packed) along `extent`; otherwise one pass over the whole of C.
+struct Panels {
+  bool a_only, b_only;
+  std::int64_t extent, width;
+  // The m (or n) of a panel of w rows (or columns).
+  std::int64_t m(const Product& p, std::int64_t w) const { return a_only ? w : p.m; }
+  std::int64_t n(const Product& p, std::int64_t w) const { return b_only ? w : p.n; }
+};
+
+inline Panels panels_of(const Product& p, const Packing& packing) {
+  Panels s;
+  s.a_only = packing.a != Pack::none && packing.b == Pack::none;
+  s.b_only = packing.b != Pack::none && packing.a == Pack::none;
+  s.extent = s.a_only ? p.m : p.n;
+  s.width = (s.a_only || s.b_only) && packing.panel > 0 ? std::min(packing.panel, s.extent)
+                                                        : s.extent;
+  return s;
+}
+
+// The scratch a packed product takes: the packed panel of each packed operand (the widest
+// panel), each on a 256-byte boundary.
+inline std::int64_t packing_scratch_bytes(const Product& p, const Packing& packing) {
+  const Panels s = panels_of(p, packing);
+  return scratch_bytes(packed_floats(packing.a, p.a_k_contiguous(), p.k, s.m(p, s.width))) +
+         scratch_bytes(packed_floats(packing.b, p.b_k_contiguous(), p.k, s.n(p, s.width)));
+}
+
 // What the estimate needs of the device.
 struct DeviceRates {
   int sms = 0;
@@ -157,26 +185,19 @@ inline double estimate_seconds(const Product& p, const Packing& packing, const D
   const bool b_kc = packing.b == Pack::transpose ? false : p.b_k_contiguous();
   const bool vector = (packing.a != Pack::none || vector_ok(p.a, p.lda)) &&
                       (packing.b != Pack::none || vector_ok(p.b, p.ldb));
-  const bool a_only = packing.a != Pack::none && packing.b == Pack::none;
-  const bool b_only = packing.b != Pack::none && packing.a == Pack::none;
-  const std::int64_t extent = a_only ? p.m : p.n;
-  const std::int64_t width =
-      (a_only || b_only) && packing.panel > 0 ? std::min(packing.panel, extent) : extent;
-  const std::int64_t a_width = a_only ? width : p.m, b_width = b_only ? width : p.n;
-  const std::int64_t a_floats = packed_floats(packing.a, p.a_k_contiguous(), p.k, a_width);
-  const std::int64_t b_floats = packed_floats(packing.b, p.b_k_contiguous(), p.k, b_width);
-  if (scratch_bytes(a_floats) + scratch_bytes(b_floats) > max_pack_bytes)
+  if (packing_scratch_bytes(p, packing) > max_pack_bytes)
     return -1;
+  const Panels s = panels_of(p, packing);
   // One panel of w rows (A packed) or columns (B packed), or the whole product.
   const auto panel_seconds = [&](std::int64_t w) {
-    const std::int64_t m = a_only ? w : p.m, n = b_only ? w : p.n;
+    const std::int64_t m = s.m(p, w), n = s.n(p, w);
     return pack_seconds(packing.a, packed_floats(packing.a, p.a_k_contiguous(), p.k, m), d) +
            pack_seconds(packing.b, packed_floats(packing.b, p.b_k_contiguous(), p.k, n), d) +
            kernel_seconds(m, n, p.k, a_kc, b_kc, vector, d);
   };
-  const std::int64_t full = extent / width, rest = extent % width;
+  const std::int64_t full = s.extent / s.width, rest = s.extent % s.width;
   return (packing.packs() ? 2 * launch_seconds : 0) + // the scratch
-         static_cast<double>(full) * panel_seconds(width) + (rest ? panel_seconds(rest) : 0.0);
+         static_cast<double>(full) * panel_seconds(s.width) + (rest ? panel_seconds(rest) : 0.0);
 }
 
 // The widest panel (a multiple of 256 rows or columns) whose packed operand fits in
@@ -252,16 +273,6 @@ inline Packing choose_packing(const Product& p, const DeviceRates& d) {
   return best;
 }
 
-// The scratch a packed product takes: the packed panel of each packed operand (the widest
-// panel), each on a 256-byte boundary.
-inline std::int64_t packing_scratch_bytes(const Product& p, const Packing& packing) {
-  const bool a_only = packing.b == Pack::none, b_only = packing.a == Pack::none;
-  const std::int64_t extent = a_only ? p.m : p.n;
-  const std::int64_t width = packing.panel > 0 ? std::min(packing.panel, extent) : extent;
-  return scratch_bytes(packed_floats(packing.a, p.a_k_contiguous(), p.k, a_only ? width : p.m)) +
-         scratch_bytes(packed_floats(packing.b, p.b_k_contiguous(), p.k, b_only ? width : p.n));
-}
-
 // The walk of a packed product (packing.packs(), checked by packing_unsupported) over its panels:
 // for each panel of C (rows with A packed alone, columns with B packed alone, the whole of C with
 // both), the packed operands' panels are packed into `scratch` (packing_scratch_bytes of it) and
@@ -274,22 +285,19 @@ inline std::int64_t packing_scratch_bytes(const Product& p, const Packing& packi
 template <class PackFn, class MultiplyFn>
 void walk_packed(const Product& p, const Packing& packing, float* scratch, PackFn&& pack,
                  MultiplyFn&& multiply) {
-  const bool a_only = packing.b == Pack::none, b_only = packing.a == Pack::none;
-  const std::int64_t extent = a_only ? p.m : p.n;
-  const std::int64_t width = packing.panel > 0 ? std::min(packing.panel, extent) : extent;
+  const Panels s = panels_of(p, packing);
   float* const a_dst = scratch;
   float* const b_dst =
-      scratch + scratch_bytes(packed_floats(packing.a, p.a_k_contiguous(), p.k,
-                                            a_only ? width : p.m)) / 4;
+      scratch + scratch_bytes(packed_floats(packing.a, p.a_k_contiguous(), p.k, s.m(p, s.width))) / 4;
   const bool a_t = p.trans_a == Trans::transpose, b_t = p.trans_b == Trans::transpose;
-  for (std::int64_t p0 = 0; p0 < extent; p0 += width) {
-    const std::int64_t w = std::min(width, extent - p0);
+  for (std::int64_t p0 = 0; p0 < s.extent; p0 += s.width) {
+    const std::int64_t w = std::min(s.width, s.extent - p0);
     Product q = p;
-    if (a_only) { // rows p0 .. p0 + w of C and of op(A)
+    if (s.a_only) { // rows p0 .. p0 + w of C and of op(A)
       q.m = w;
       q.a = a_t ? p.a + p0 : p.a + p0 * p.lda;
       q.c = p.c + p0 * p.ldc;
-    } else if (b_only) { // columns p0 .. p0 + w of C and of op(B)
+    } else if (s.b_only) { // columns p0 .. p0 + w of C and of op(B)
       q.n = w;
       q.b = b_t ? p.b + p0 * p.ldb : p.b + p0;
       q.c = p.c + p0;
