@@ -1,8 +1,10 @@
-// ladder::convolve2d and ladder::convolve1d: argument checks, then the tiled register-blocked
+// ladder::convolve2d and ladder::convolve1d: argument checks, then in 2D the tiled register-blocked
 // kernel with 16-byte staging and row reuse (src/convolution/tiled.cuh), its mask width fixed at
-// compile time where the window fits in registers.
+// compile time where the window fits in registers; in 1D the unstaged window kernel
+// (src/convolution/window.cuh).
 #include "convolution/api_dispatch.hpp"
 #include "convolution/tiled.cuh"
+#include "convolution/window.cuh"
 
 #include <cstring>
 #include <limits>
@@ -46,16 +48,61 @@ MaskParam make_mask_param(const float* mask, int mask_width, int mask_height) {
   return p;
 }
 
-// Row reuse is bit for bit the mask-row loop and was faster at every case timed (H200,
-// 2026-11-25: float 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x).
-void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
-                       const MaskParam& mask, cudaStream_t stream) {
-  launch_tiled_2d<Staging::vector, true>(element, a, channels, mask, stream);
+namespace {
+
+// The widest mask whose tiles stage through Staging::vector_interior (interior tiles copied with
+// no per-chunk test). `ladder tune convolution` on two H200s (2026-11-26): on the first it was
+// 1.03x to 1.04x faster at float 5 x 5, 7 x 7 and 9 x 9 and uint8 RGB 5 x 5 and level at 3 x 3;
+// on the second, where the tested staging ran those cases 4-5% faster itself, level at all of
+// them; at 15 x 15 it was 0.96x on both.
+inline constexpr int interior_staging_widest = 9;
+
+// Row reuse (bit for bit the mask-row loop, faster at every case timed: H200, 2026-11-25, float
+// 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x), staged by
+// Staging::vector_interior up to interior_staging_widest and by Staging::vector above.
+template <class T, int C, class S, int MW = 1>
+void launch_library_width(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  if constexpr (MW <= interior_staging_widest) {
+    if (mask.width == MW)
+      return launch_tiled<T, C, MW, S, Staging::vector_interior, true>(a, mask, stream);
+    return launch_library_width<T, C, S, MW + 2>(a, mask, stream);
+  } else {
+    launch_tiled_width<T, C, S, Staging::vector, true, MW>(a, mask, stream);
+  }
 }
 
-// One row: nothing for row reuse to share.
+template <class T, class S>
+void launch_library_channels(int channels, const ImageArgs& a, const MaskParam& mask,
+                             cudaStream_t stream) {
+  switch (channels) {
+  case 1: return launch_library_width<T, 1, S>(a, mask, stream);
+  case 3: return launch_library_width<T, 3, S>(a, mask, stream);
+  default: return launch_library_width<T, 4, S>(a, mask, stream);
+  }
+}
+
+// Float4s of outputs per thread of the 1D library kernel (see launch_library_1d).
+inline constexpr int library_1d_unroll = 2;
+
+} // namespace
+
+// Outputs per block of the 1D library kernel (the same at every mask width).
+using Library1d = Window1d<1, library_1d_unroll>;
+
+void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
+                       const MaskParam& mask, cudaStream_t stream) {
+  if (element == detail::ConvElement::f32)
+    launch_library_channels<float, ShapeF32>(channels, a, mask, stream);
+  else
+    launch_library_channels<std::uint8_t, ShapeU8>(channels, a, mask, stream);
+}
+
+// No staging (window.cuh): 2 float4s of outputs per thread, each window read as 16-byte loads
+// with the halo from L1. At mask 9 on 2^28 floats it took 523.7 us against the copy's 507.7 us
+// (1.03x), where the staged kernel took 663.3 us (H200, `ladder tune convolution`, 2026-11-26);
+// 16 outputs per thread were level (521.8 us), 4 slower (553.2 us).
 void launch_library_1d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  launch_tiled_width<float, 1, Shape1d, Staging::vector, false>(a, mask, stream);
+  launch_window_1d<library_1d_unroll>(a, mask, stream);
 }
 
 } // namespace ladder::conv_detail
@@ -143,7 +190,7 @@ void convolve1d(const float* in, float* out, std::int64_t n, const float* mask, 
   if (n == 0)
     return;
   if (n > std::numeric_limits<std::int64_t>::max() / 4 ||
-      (n + Shape1d::tile_w - 1) / Shape1d::tile_w > std::numeric_limits<int>::max())
+      (n + Library1d::per_block - 1) / Library1d::per_block > std::numeric_limits<int>::max())
     throw std::invalid_argument(named(call, "n is too large"));
   if (in == nullptr)
     throw std::invalid_argument(named(call, "in is null with n > 0"));

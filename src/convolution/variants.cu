@@ -589,19 +589,20 @@ void launch_row_reuse_interior_2d(const Buffers2d& b, cudaStream_t s) {
   throw std::logic_error("row_reuse_interior: unsupported problem");
 }
 
-// 8b, 8c. Row reuse on tiles of RY = 2 or 1 rows per thread (16 or 8 rows per block instead of
-// 32): more blocks, each with less serial work, for pictures too small to fill the GPU with
-// 32-row tiles (a 1920 x 1080 RGB picture makes 782 blocks of 256 threads, three quarters of one
-// wave on an H200), at the price of more halo rows staged per output row.
-template <int RY> void launch_row_reuse_rows_2d(const Buffers2d& b, cudaStream_t s) {
-  using conv_detail::Staging;
+// Row reuse on RY rows per thread. RY = 2 or 1 (row_reuse_ry2, row_reuse_ry1: 16 or 8 rows per
+// block instead of 32): more blocks, each with less serial work, for pictures too small to fill
+// the GPU with 32-row tiles (a 1920 x 1080 RGB picture makes 782 blocks of 256 threads, three
+// quarters of one wave on an H200), at the price of more halo rows staged per output row. RY = 8
+// with interior staging (row_reuse_interior_ry8, 64-row tiles) goes the other way: the MH - 1 halo
+// rows each tile stages (and reads again from L2 or DRAM) are spread over twice the output rows.
+template <int RY, conv_detail::Staging St = conv_detail::Staging::vector>
+void launch_row_reuse_rows_2d(const Buffers2d& b, cudaStream_t s) {
   using conv_detail::TileShape;
   const Problem2d& p = b.problem;
   if (p.element == Element::f32 && p.channels == 1)
-    return launch_study_widths<float, 1, TileShape<32, 8, 4, RY>, Staging::vector, true>(b, s);
+    return launch_study_widths<float, 1, TileShape<32, 8, 4, RY>, St, true>(b, s);
   if (p.element == Element::u8 && p.channels == 3)
-    return launch_study_widths<std::uint8_t, 3, TileShape<32, 8, 8, RY>, Staging::vector, true>(b,
-                                                                                               s);
+    return launch_study_widths<std::uint8_t, 3, TileShape<32, 8, 8, RY>, St, true>(b, s);
   throw std::logic_error("row_reuse_ry: unsupported problem");
 }
 
@@ -1111,6 +1112,16 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = study_images_only,
              .launch = launch_row_reuse_rows_2d<1>},
+      Rung2d{.info = {.name = "row_reuse_interior_ry8",
+                      .idea = "8 rows per thread (64-row tiles), interior staging: half the halo "
+                              "rows per output row",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_rows", 64}, {"threads", 256}, {"vector_bytes", 16},
+                                  {"interior_staging", 1}}},
+                      .block_threads = 256},
+             .unsupported = study_images_only,
+             .launch = launch_row_reuse_rows_2d<8, conv_detail::Staging::vector_interior>},
       Rung2d{.info = {.name = "row_reuse_window",
                       .idea = "no shared memory: each thread's rows as 16-byte loads, the halo "
                               "from L1 (float, one channel)",

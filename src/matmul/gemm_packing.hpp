@@ -134,9 +134,9 @@ struct DeviceRates {
 // `ladder tune matmul`, 2026-11-25); plan()'s scores are fractions of it.
 inline constexpr double large_tile_flops_per_sm_clock = 184.0;
 // plan()'s scores on element loads (scalar_rate) are relative to the large tile on element loads,
-// which runs at this fraction of its rate on 16-byte loads: 4097 x 4095 x 4093 in 3.798 ms
-// against 4096^3 in 2.858 ms (H200, 2026-11-25).
-inline constexpr double element_load_rate = 0.75;
+// which runs at this fraction of its rate on 16-byte loads: 4097 x 4095 x 4093 in 3.246 ms
+// against 4096^3 in 2.735 ms (H200, `ladder tune matmul`, 2026-11-26).
+inline constexpr double element_load_rate = 0.84;
 // Each launch's fixed cost, in seconds; the scratch's allocation and free count as two.
 inline constexpr double launch_seconds = 3e-6;
 // Fractions of the theoretical DRAM bandwidth the packing copies are reckoned at: the 4-byte
@@ -222,21 +222,21 @@ inline Packing choose_packing(const Product& p, const DeviceRates& d) {
       min_pack_flops)
     return {};
   // Candidates per operand: transposing (k-contiguous and dense, and a whole number of 16-byte
-  // words per packed row, so that the packed operand takes 16-byte loads), or repitching (rows
-  // off 16-byte boundaries).
+  // words per packed row, so that the packed operand takes 16-byte loads). Repitching rows off
+  // 16-byte boundaries is not a candidate: measured, it lost where the estimate had it win
+  // (4097 x 4095 x 4093, both operands repitched: 3.491 ms against 3.246 ms on element loads,
+  // H200, 2026-11-26; the product on the repitched operands ran well below the 16-byte rate the
+  // estimate assumed). It stays a forced packing for the lab's row `gemm_repitch_both`.
   const auto kinds = [&](bool is_a) {
     const bool kc = is_a ? p.a_k_contiguous() : p.b_k_contiguous();
     const std::int64_t ld = is_a ? p.lda : p.ldb, width = is_a ? p.m : p.n;
-    const float* ptr = is_a ? p.a : p.b;
     struct {
-      Pack list[3];
+      Pack list[2];
       int count = 0;
     } out;
     out.list[out.count++] = Pack::none;
     if (kc && ld == p.k && width % 4 == 0)
       out.list[out.count++] = Pack::transpose;
-    if (!vector_ok(ptr, ld))
-      out.list[out.count++] = Pack::repitch;
     return out;
   };
   const auto a_kinds = kinds(true), b_kinds = kinds(false);

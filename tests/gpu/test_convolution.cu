@@ -324,6 +324,23 @@ TEST(Convolve2d, EmptyImagesAreNoOps) {
   EXPECT_NO_THROW(ladder::convolve1d(nullptr, nullptr, 0, mask, 1, Border::zero));
 }
 
+// Images whose inner tiles take the library's interior staging (convolution/tiled.cuh,
+// Staging::vector_interior: masks up to 9 wide): aligned starts, pitches a multiple of 16 bytes
+// (with and without padding) and several tiles each way, so that interior and edge tiles meet.
+TEST(Convolve2d, InteriorTilesOfAlignedImagesAreExact) {
+  std::mt19937 rng(11);
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (int channels : {1, 3, 4})
+      for (int mw : {1, 3, 5, 7, 9, 11})
+        for (std::int64_t extra : {0, 64}) {
+          const int mh = mw == 7 ? 3 : mw; // one rectangular mask
+          // Widths whose rows are whole 16-byte words for both element types.
+          const Case c{304, 100, channels, mw, mh, extra, 0};
+          library_case<float>(c, border, rng);
+          library_case<std::uint8_t>(c, border, rng);
+        }
+}
+
 // The window kernels (convolution/window.cuh) called directly, under every border policy, with
 // pointers off 16-byte boundaries and padded pitches: their bordered path and their 16-byte path
 // must both give the reference exactly (their rungs run them on aligned buffers with zero borders
