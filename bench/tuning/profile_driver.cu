@@ -1,0 +1,67 @@
+// A short program for Nsight Compute: four calls each of ladder::gemm and cublasSgemm at 1000^3
+// (untransposed), ladder::convolve2d on a 1920 x 1080 uint8 RGB picture (3 x 3, clamp) and on an
+// 8192 x 8192 float image (3 x 3, zero border). Profile one launch of a kernel with, e.g.
+//   ncu --set full -k regex:gemm_kernel -s 1 -c 1 ladder_profile_driver
+// (-s 5 with regex:convolve_tiled reaches the float image). Results:
+// bench/results/ncu-*-h200-2026-11-26.txt.
+#include <ladder/convolve.hpp>
+#include <ladder/gemm.hpp>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+template <class T> T* zeroed(std::size_t count) {
+  T* p = nullptr;
+  check(cudaMalloc(&p, count * sizeof(T)), "cudaMalloc");
+  check(cudaMemset(p, 0, count * sizeof(T)), "cudaMemset");
+  return p;
+}
+
+} // namespace
+
+int main() {
+  constexpr int n = 1000;
+  float* a = zeroed<float>(n * n);
+  float* b = zeroed<float>(n * n);
+  float* c = zeroed<float>(n * n);
+  for (int i = 0; i < 4; ++i)
+    ladder::gemm<float>(ladder::Trans::none, ladder::Trans::none, n, n, n, 1.0f, a, n, b, n, 0.0f,
+                        c, n);
+  cublasHandle_t handle = nullptr;
+  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
+    return std::fprintf(stderr, "cublasCreate failed\n"), 1;
+  const float one = 1.0f, zero = 0.0f;
+  for (int i = 0; i < 4; ++i) // row-major C = A B as column-major C^T = B^T A^T
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, n, a, n, &zero, c, n);
+
+  const float mask[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
+  constexpr int w = 1920, h = 1080;
+  auto* in8 = zeroed<std::uint8_t>(std::size_t{w} * h * 3);
+  check(cudaMemset(in8, 7, std::size_t{w} * h * 3), "cudaMemset");
+  auto* out8 = zeroed<std::uint8_t>(std::size_t{w} * h * 3);
+  for (int i = 0; i < 4; ++i)
+    ladder::convolve2d<std::uint8_t>(in8, w * 3, out8, w * 3, w, h, 3, mask, 3, 3,
+                                     ladder::Border::clamp);
+  constexpr int s = 8192;
+  float* in = zeroed<float>(std::size_t{s} * s);
+  float* out = zeroed<float>(std::size_t{s} * s);
+  for (int i = 0; i < 4; ++i)
+    ladder::convolve2d<float>(in, s * 4, out, s * 4, s, s, 1, mask, 3, 3, ladder::Border::zero);
+  check(cudaDeviceSynchronize(), "the calls");
+  cublasDestroy(handle);
+  std::puts("ok");
+  return 0;
+}
