@@ -153,15 +153,18 @@ template <class T> __device__ __forceinline__ void stage_chunk16(float* dst, con
     cp_async16(dst, src);
   } else {
     static_assert(sizeof(T) == 1, "16-byte staging of 1- or 4-byte scalars");
-    const uint4 chunk = *reinterpret_cast<const uint4*>(src);
+    // Four 4-byte loads, each word in the step it is stored: picking words of one 16-byte load in
+    // a lane-dependent order costs selects and registers (the 11 x 11 and 13 x 13 kernels then
+    // spilled) or puts the chunk in local memory.
     const unsigned rotation = (threadIdx.x >> 1) & 3u;
+    const auto* words = reinterpret_cast<const unsigned*>(src);
 #pragma unroll
     for (unsigned v = 0; v < 4; ++v) {
       const unsigned u = (v + rotation) & 3u;
-      const unsigned word = u == 0 ? chunk.x : u == 1 ? chunk.y : u == 2 ? chunk.z : chunk.w;
+      const unsigned w = __ldg(words + u);
       reinterpret_cast<float4*>(dst)[u] =
-          make_float4(static_cast<float>(word & 0xffu), static_cast<float>((word >> 8) & 0xffu),
-                      static_cast<float>((word >> 16) & 0xffu), static_cast<float>(word >> 24));
+          make_float4(static_cast<float>(w & 0xffu), static_cast<float>((w >> 8) & 0xffu),
+                      static_cast<float>((w >> 16) & 0xffu), static_cast<float>(w >> 24));
     }
   }
 }
@@ -425,8 +428,8 @@ void launch_tiled(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream
 // 9 x 9 (H200): there each tap is a scalar shared load, and with K = 8 floats per thread the
 // warp's 32 loads fall 32 bytes apart, on 4 of the 32 banks: an 8-way conflict on every load.
 // Unrolled with row reuse (ptxas, nvcc 13.0, sm_90): uint8 RGB 15 x 15 takes 112 registers and
-// no spill; the worst case, 4 channels at 13 x 13, keeps five loop-invariant words in local memory
-// (20 bytes, reloaded only for the stores).
+// no spill; with the lane-rotated staging stores (stage_chunk16) the one kernel of the library
+// that spills is uint8 of one channel at 7 x 7 with interior staging (80 registers, one word).
 template <int C> constexpr int widest_unrolled() { return C == 1 ? max_convolution_mask : 15; }
 
 // Launches convolve_tiled for mask.width: the instantiation unrolled for it, or the any-width one.
