@@ -590,11 +590,12 @@ void launch_row_reuse_interior_2d(const Buffers2d& b, cudaStream_t s) {
 }
 
 // Row reuse on RY rows per thread. RY = 2 or 1 (row_reuse_ry2, row_reuse_ry1: 16 or 8 rows per
-// block instead of 32): more blocks, each with less serial work, for pictures too small to fill
-// the GPU with 32-row tiles (a 1920 x 1080 RGB picture makes 782 blocks of 256 threads, three
-// quarters of one wave on an H200), at the price of more halo rows staged per output row. RY = 8
-// with interior staging (row_reuse_interior_ry8, 64-row tiles) goes the other way: the MH - 1 halo
-// rows each tile stages (and reads again from L2 or DRAM) are spread over twice the output rows.
+// block instead of 32): more blocks, each with less serial work, for small pictures, at the price
+// of more halo rows staged per output row. (A 1920 x 1080 RGB picture makes 782 blocks of 32-row
+// tiles, at 3 blocks per SM two nearly full waves on an H200; neither variant was faster there.)
+// RY = 8 with interior staging (row_reuse_interior_ry8, 64-row tiles) goes the other way: the
+// MH - 1 halo rows each tile stages (and reads again from L2 or DRAM) are spread over twice the
+// output rows.
 template <int RY, conv_detail::Staging St = conv_detail::Staging::vector>
 void launch_row_reuse_rows_2d(const Buffers2d& b, cudaStream_t s) {
   using conv_detail::TileShape;
