@@ -169,6 +169,37 @@ template <class T> __device__ __forceinline__ void stage_chunk16(float* dst, con
   }
 }
 
+// One staged chunk (V = vector_scalars<T> scalars from scalar q of row y, both any integers) with
+// every test: border, bounds and, for 16-byte accesses (Vector), alignment. Chunks inside the image
+// and aligned are one 16-byte copy; the others go scalar by scalar, through the border policy where
+// they reach outside the image.
+template <class T, int C, bool Vector>
+__device__ __forceinline__ void stage_chunk_bordered(const ImageArgs& a, float* dst, std::int64_t y,
+                                                     std::int64_t q) {
+  constexpr int V = vector_scalars<T>;
+  const std::int64_t row_scalars = a.width * C;
+  if constexpr (Vector) {
+    const std::int64_t ym = border_index(y, a.height, a.border);
+    if (ym >= 0 && q >= 0 && q + V <= row_scalars) {
+      const unsigned char* src = a.in + ym * a.in_pitch + q * static_cast<std::int64_t>(sizeof(T));
+      if ((reinterpret_cast<std::uintptr_t>(src) & 15) == 0) {
+        stage_chunk16<T>(dst, src);
+        return;
+      }
+    }
+  }
+  if (y >= 0 && y < a.height && q >= 0 && q + V <= row_scalars) {
+    const auto* row = reinterpret_cast<const T*>(a.in + y * a.in_pitch);
+#pragma unroll
+    for (int e = 0; e < V; ++e)
+      dst[e] = to_float(row[q + e]);
+  } else {
+#pragma unroll
+    for (int e = 0; e < V; ++e)
+      dst[e] = to_float(read_bordered<T, C>(a, y, q + e));
+  }
+}
+
 // Staging::vector_interior's fast path: when rows [y0 - mask_height / 2, ..) x scalars
 // [g0, g0 + stride) all lie inside the image and every staged row starts 16-byte aligned (a
 // block-uniform test), every chunk is a plain 16-byte copy with no border, bounds or alignment
@@ -207,37 +238,14 @@ __device__ __forceinline__ void stage_tile(const ImageArgs& a, float* tile, Stag
     staged = stage_interior<T, C, S>(a, tile, g, mask_height, y0, s0);
   if (!staged) {
     const int rows = S::tile_h + mask_height - 1;
-    const std::int64_t row_scalars = a.width * C;
     const std::int64_t g0 = s0 - g.r;
     const int vectors_per_row = g.stride / V;
     const int total = rows * vectors_per_row;
     for (int idx = threadIdx.x + threadIdx.y * S::tx; idx < total; idx += S::threads) {
       const int r = idx / vectors_per_row;
       const int c = idx - r * vectors_per_row;
-      const std::int64_t y = y0 - mask_height / 2 + r;
-      const std::int64_t q = g0 + static_cast<std::int64_t>(c) * V;
-      float* dst = tile + r * g.stride + c * V;
-      if constexpr (vector) {
-        const std::int64_t ym = border_index(y, a.height, a.border);
-        if (ym >= 0 && q >= 0 && q + V <= row_scalars) {
-          const unsigned char* src =
-              a.in + ym * a.in_pitch + q * static_cast<std::int64_t>(sizeof(T));
-          if ((reinterpret_cast<std::uintptr_t>(src) & 15) == 0) {
-            stage_chunk16<T>(dst, src);
-            continue;
-          }
-        }
-      }
-      if (y >= 0 && y < a.height && q >= 0 && q + V <= row_scalars) {
-        const auto* row = reinterpret_cast<const T*>(a.in + y * a.in_pitch);
-#pragma unroll
-        for (int e = 0; e < V; ++e)
-          dst[e] = to_float(row[q + e]);
-      } else {
-#pragma unroll
-        for (int e = 0; e < V; ++e)
-          dst[e] = to_float(read_bordered<T, C>(a, y, q + e));
-      }
+      stage_chunk_bordered<T, C, vector>(a, tile + r * g.stride + c * V, y0 - mask_height / 2 + r,
+                                         g0 + static_cast<std::int64_t>(c) * V);
     }
   }
   if constexpr (vector && sizeof(T) == 4)
@@ -270,6 +278,59 @@ template <class T, int K> __device__ __forceinline__ void store_vector(T* dst, c
   *reinterpret_cast<Word*>(dst) = word;
 }
 
+// RowReuse's walk for one thread: `row(r)` points at staged row r of the thread's window rows
+// (r = 0 .. RY + MW - 2; output row o's mask row j is window row o + j), in the stage geometry
+// of mask width MW; the thread's window starts tx x K scalars into each.
+template <class T, int C, int MW, class S, class Row>
+__device__ __forceinline__ void row_reuse_rows(const MaskParam& mask, Row row, int tx,
+                                               float (&acc)[S::ry][S::k]) {
+  constexpr StageGeometry sg = stage_geometry<T, C, S>(MW);
+  constexpr int skip = sg.d / 4 * 4, d = sg.d - skip; // the window starts on a float4
+  constexpr int window = round_up(d + S::k + (MW - 1) * C, 4);
+#pragma unroll
+  for (int r = 0; r < S::ry + MW - 1; ++r) {
+    float win[window];
+    load_window<window>(row(r) + tx * S::k + skip, win);
+#pragma unroll
+    for (int o = 0; o < S::ry; ++o) {
+      const int j = r - o; // input row r is mask row j of output row o
+      if (j >= 0 && j < MW) {
+#pragma unroll
+        for (int i = 0; i < MW; ++i)
+#pragma unroll
+          for (int k = 0; k < S::k; ++k)
+            acc[o][k] = __fmaf_rn(mask.w[j * MW + i], win[d + k + i * C], acc[o][k]);
+      }
+    }
+  }
+}
+
+// Stores a thread's RY x K results: rows y .. y + RY - 1 from scalar s, one vector per row where
+// the row holds all K and the address allows it, scalar by scalar at the image's right edge.
+template <class T, int C, class S>
+__device__ __forceinline__ void store_rows(const ImageArgs& a, const float (&acc)[S::ry][S::k],
+                                           std::int64_t y, std::int64_t s) {
+  const std::int64_t row_scalars = a.width * C;
+  if (s >= row_scalars)
+    return;
+  constexpr int store_bytes = S::k * static_cast<int>(sizeof(T));
+#pragma unroll
+  for (int o = 0; o < S::ry; ++o) {
+    if (y + o >= a.height)
+      return;
+    T* row = reinterpret_cast<T*>(a.out + (y + o) * a.out_pitch);
+    if (s + S::k <= row_scalars &&
+        (reinterpret_cast<std::uintptr_t>(row + s) & (store_bytes - 1)) == 0) {
+      store_vector<T, S::k>(row + s, acc[o]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < S::k; ++k)
+        if (s + k < row_scalars)
+          row[s + k] = from_float<T>(acc[o][k]);
+    }
+  }
+}
+
 // Row reuse walks the whole tile of a thread unrolled: RY x MW x MW x K fused multiply-adds of
 // straight-line code (float 15 x 15: 3600, about 58 KB of SASS, which ran at 82.7% of the FP32
 // peak on an H200). Bodies up to twice that (uint8 15 x 15: 7200) are compiled with it; wider
@@ -297,7 +358,6 @@ __global__ void __launch_bounds__(S::threads)
   const int mw = MW > 0 ? MW : mask.width;
   const int mh = mask.height;
   const StageGeometry g = stage_geometry<T, C, S>(mw);
-  const std::int64_t row_scalars = a.width * C;
   const std::int64_t s0 = static_cast<std::int64_t>(blockIdx.x) * S::tile_w;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t tiles_y = (a.height + S::tile_h - 1) / S::tile_h;
@@ -319,25 +379,9 @@ __global__ void __launch_bounds__(S::threads)
     bool rows_done = false;
     if constexpr (RowReuse && row_reuse_unrolled<S, MW>()) {
       if (mh == MW) {
-        constexpr StageGeometry sg = stage_geometry<T, C, S>(MW);
-        constexpr int skip = sg.d / 4 * 4, d = sg.d - skip;
-        constexpr int window = round_up(d + S::k + (MW - 1) * C, 4);
-#pragma unroll
-        for (int r = 0; r < S::ry + MW - 1; ++r) {
-          float win[window];
-          load_window<window>(tile + (ty * S::ry + r) * sg.stride + tx * S::k + skip, win);
-#pragma unroll
-          for (int o = 0; o < S::ry; ++o) {
-            const int j = r - o; // input row r is mask row j of output row o
-            if (j >= 0 && j < MW) {
-#pragma unroll
-              for (int i = 0; i < MW; ++i)
-#pragma unroll
-                for (int k = 0; k < S::k; ++k)
-                  acc[o][k] = __fmaf_rn(mask.w[j * MW + i], win[d + k + i * C], acc[o][k]);
-            }
-          }
-        }
+        constexpr int stride = stage_geometry<T, C, S>(MW).stride;
+        row_reuse_rows<T, C, MW, S>(
+            mask, [&](int r) { return tile + (ty * S::ry + r) * stride; }, tx, acc);
         rows_done = true;
       }
     }
@@ -378,24 +422,7 @@ __global__ void __launch_bounds__(S::threads)
       }
     }
 
-    const std::int64_t s = s0 + tx * S::k;
-#pragma unroll
-    for (int o = 0; o < S::ry; ++o) {
-      const std::int64_t y = y0 + ty * S::ry + o;
-      if (y >= a.height || s >= row_scalars)
-        continue;
-      T* row = reinterpret_cast<T*>(a.out + y * a.out_pitch);
-      constexpr int store_bytes = S::k * static_cast<int>(sizeof(T));
-      if (s + S::k <= row_scalars &&
-          (reinterpret_cast<std::uintptr_t>(row + s) & (store_bytes - 1)) == 0) {
-        store_vector<T, S::k>(row + s, acc[o]);
-      } else {
-#pragma unroll
-        for (int k = 0; k < S::k; ++k)
-          if (s + k < row_scalars)
-            row[s + k] = from_float<T>(acc[o][k]);
-      }
-    }
+    store_rows<T, C, S>(a, acc, y0 + ty * S::ry, s0 + tx * S::k);
   }
 }
 
@@ -485,7 +512,6 @@ __global__ void __launch_bounds__(S::threads)
   constexpr StageGeometry g = stage_geometry<T, C, S>(MW);
   const int rows = S::tile_h + mh - 1;
   float* across = tile + rows * g.stride; // rows x tile_w: the row pass
-  const std::int64_t row_scalars = a.width * C;
   const std::int64_t s0 = static_cast<std::int64_t>(blockIdx.x) * S::tile_w;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t tiles_y = (a.height + S::tile_h - 1) / S::tile_h;
@@ -539,18 +565,7 @@ __global__ void __launch_bounds__(S::threads)
         }
       }
     }
-    const std::int64_t s = s0 + tx * S::k;
-#pragma unroll
-    for (int o = 0; o < S::ry; ++o) {
-      const std::int64_t y = y0 + ty * S::ry + o;
-      if (y >= a.height || s >= row_scalars)
-        continue;
-      T* out = reinterpret_cast<T*>(a.out + y * a.out_pitch);
-#pragma unroll
-      for (int k = 0; k < S::k; ++k)
-        if (s + k < row_scalars)
-          out[s + k] = from_float<T>(acc[o][k]);
-    }
+    store_rows<T, C, S>(a, acc, y0 + ty * S::ry, s0 + tx * S::k);
   }
 }
 

@@ -6,6 +6,7 @@
 // of fused multiply-adds in the reference's order (mask rows in order, taps left to right), so
 // float rungs match the CPU to the rounding and uint8 rungs match it exactly.
 #include "convolution/api_dispatch.hpp"
+#include "convolution/column.cuh"
 #include "convolution/reference.hpp"
 #include "convolution/tiled.cuh"
 #include "convolution/variants.hpp"
@@ -564,8 +565,17 @@ void launch_staged_2d(const Buffers2d& b, cudaStream_t s) {
 }
 
 // 8. + row reuse: each input row read once per thread and applied to every output row it feeds
-// (convolve_tiled's RowReuse): the library's kernel, here with the border B (9. is its clamp).
-template <Border B> void launch_row_reuse_2d(const Buffers2d& b, cudaStream_t s) {
+// (convolve_tiled's RowReuse), tile by tile: the library's kernel before the column walk.
+void launch_row_reuse_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  conv_detail::launch_row_reuse_tiled_2d(
+      element_of(p), image_args(b, Border::zero), p.channels,
+      conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height), s);
+}
+
+// 9. + the column walk (column.cuh) for float images with square masks up to 9 x 9: the
+// library's kernel, here with the border B (10. is its clamp).
+template <Border B> void launch_library_rung_2d(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   conv_detail::launch_library_2d(
       element_of(p), image_args(b, B), p.channels,
@@ -628,6 +638,35 @@ template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s)
   case 7: return conv_detail::launch_window_2d<7, RY>(a, mask, s);
   case 9: return conv_detail::launch_window_2d<9, RY>(a, mask, s);
   default: throw std::logic_error("window_2d: unsupported mask");
+  }
+}
+
+// 9a, 9b. The column walk (column.cuh) called directly: each block walks a run of tiles down its
+// tile column and stages the next tile's rows by cp.async while it computes this one. Float
+// images of one channel, square masks of the widths the study runs (15 too, where the library
+// keeps the tiled kernel). Tiles: 0 = runs that fill the resident grid once, else that many tiles
+// per block.
+const char* column_fits(const Problem2d& p) {
+  const int w = p.mask_width;
+  return p.element == Element::f32 && p.channels == 1 && w == p.mask_height &&
+                 (w == 3 || w == 5 || w == 7 || w == 9 || w == 15)
+             ? nullptr
+             : "float images of one channel, square masks 3, 5, 7, 9 or 15 wide";
+}
+
+template <int Tiles> void launch_column_2d(const Buffers2d& b, cudaStream_t s) {
+  using conv_detail::launch_column;
+  using conv_detail::ShapeF32;
+  const Problem2d& p = b.problem;
+  const ImageArgs a = image_args(b, Border::zero);
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  switch (p.mask_width) {
+  case 3: return launch_column<float, 1, 3, ShapeF32>(a, mask, s, Tiles);
+  case 5: return launch_column<float, 1, 5, ShapeF32>(a, mask, s, Tiles);
+  case 7: return launch_column<float, 1, 7, ShapeF32>(a, mask, s, Tiles);
+  case 9: return launch_column<float, 1, 9, ShapeF32>(a, mask, s, Tiles);
+  case 15: return launch_column<float, 1, 15, ShapeF32>(a, mask, s, Tiles);
+  default: throw std::logic_error("column: unsupported mask");
   }
 }
 
@@ -1086,7 +1125,7 @@ std::span<const Rung2d> registry_2d() {
                                   {"vector_bytes", 16}, {"interior_staging", 0}}},
                       .block_threads = 256},
              .unsupported = any_2d,
-             .launch = launch_row_reuse_2d<Border::zero>},
+             .launch = launch_row_reuse_2d},
       Rung2d{.info = {.name = "row_reuse_interior",
                       .idea = "tiles inside the image staged without per-chunk border, bounds and "
                               "alignment tests",
@@ -1142,14 +1181,44 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = window_2d_fits,
              .launch = launch_window_2d_rung<8>},
-      Rung2d{.info = {.name = "row_reuse_clamp",
-                      .idea = "the same with the clamp border (NPP's replicate): what a border "
-                              "policy costs",
+      Rung2d{.info = {.name = "column_walk",
+                      .idea = "+ each block walks a run of tiles down its column and stages the "
+                              "next tile by cp.async while it computes this one, halo rows staged "
+                              "once (float images, square masks up to 9 x 9: the library's kernel)",
+                      .role = Role::beyond,
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}, {"tiles_per_block", 0}}},
+                      .block_threads = 256},
+             .unsupported = any_2d,
+             .launch = launch_library_rung_2d<Border::zero>},
+      Rung2d{.info = {.name = "column_walk_t8",
+                      .idea = "the column walk with runs of 8 tiles (256 rows) per block, not "
+                              "runs that fill the resident grid once",
+                      .role = Role::variant,
+                      .variant_of = "column_walk",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}, {"tiles_per_block", 8}}},
+                      .block_threads = 256},
+             .unsupported = column_fits,
+             .launch = launch_column_2d<8>},
+      Rung2d{.info = {.name = "column_walk_t0",
+                      .idea = "the column walk itself at every mask width the study runs (the "
+                              "library takes it up to 9 x 9)",
+                      .role = Role::variant,
+                      .variant_of = "column_walk",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}, {"tiles_per_block", 0}}},
+                      .block_threads = 256},
+             .unsupported = column_fits,
+             .launch = launch_column_2d<0>},
+      Rung2d{.info = {.name = "clamp_border",
+                      .idea = "the library's kernel with the clamp border (NPP's replicate): what "
+                              "a border policy costs",
                       .role = Role::beyond,
                       .block_threads = 256},
              .border = Border::clamp,
              .unsupported = any_2d,
-             .launch = launch_row_reuse_2d<Border::clamp>},
+             .launch = launch_library_rung_2d<Border::clamp>},
       Rung2d{.info = {.name = "separable",
                       .idea = "a row pass then a column pass in shared memory: MW + MH taps per "
                               "output (separable masks)",

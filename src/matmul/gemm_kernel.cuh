@@ -21,16 +21,24 @@
 //     registers too (the loads of step kk + 1 issue before the FMAs of step kk);
 //   - tiles are walked in groups of `group_m` tile rows (consecutive blocks share B's column
 //     panel and a few of A's row panels while they are in L2);
-//   - gridDim.y > 1 splits k: each split adds alpha x its partial product into C with atomicAdd
-//     (C was scaled by beta first), for shapes with too few tiles to fill the GPU.
+//   - gridDim.y > 1 splits k, for shapes with too few tiles to fill the GPU. On Hopper the splits
+//     of a tile form a thread-block cluster: the others leave their partial tiles in their
+//     shared memory and split 0 adds them through distributed shared memory, then stores C as
+//     an unsplit product does (no pass over C before, no atomics, the same sum on every run).
+//     Elsewhere, or past a cluster's 8 blocks, each split adds alpha x its partial product
+//     into C with atomicAdd (C was scaled by beta first).
 // Tiles that lie wholly inside the matrices take unguarded loads (16-byte when `Vec`: both
 // pointers 16-byte aligned and both leading dimensions multiples of 4); edge tiles and the last
 // partial k-step take guarded element loads that read 0 outside, so any shape works.
 #pragma once
 
+#include "core/resident_grid.hpp"
 #include "ladder/error.hpp"
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
+
+#include <algorithm>
 
 #include <cstdint>
 #include <type_traits>
@@ -71,6 +79,7 @@ struct Params {
   int group_m = 1;             // tile rows walked together (1: row by row)
   std::int64_t k_per_split = 0; // a multiple of bk; gridDim.y splits cover k
   bool c_vector = false;        // C 16-byte aligned and ldc % 4 == 0: 16-byte stores
+  bool cluster_splits = false;  // the gridDim.y splits of a tile are one cluster (sm_90)
 };
 
 // One operand's bx x bk tile: global memory -> registers -> shared memory ([bk][stride]).
@@ -303,6 +312,48 @@ template <class P, bool AKContig, bool BKContig, bool Vec> struct Shared {
 template <bool Quadrants, int Lanes, int T>
 __device__ __forceinline__ int piece_offset(int lane_index, int g) {
   return Quadrants ? g * Lanes * 4 + lane_index * 4 : lane_index * T + g * 4;
+}
+
+// A split-k cluster's reduction: blocks 1 .. of the cluster (the splits of one tile, in
+// gridDim.y order) write their partial tiles into their own shared memory, block 0 adds them in
+// rank order through distributed shared memory. Each thread's values sit as float4s a block's
+// width of float4s apart, so that the block's accesses are consecutive 16-byte words. Needs
+// P::bm x P::bn floats of shared memory (cluster_shared_bytes).
+template <class P> __device__ __forceinline__ void add_cluster_partials(float (&acc)[P::tm][P::tn],
+                                                                       float* smem, int tid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  const unsigned rank = cluster.block_rank();
+  auto* mine = reinterpret_cast<float4*>(smem);
+  constexpr int per_row = P::tn / 4;
+  __syncthreads(); // the main loop's last reads of its stages are done
+  if (rank != 0) {
+#pragma unroll
+    for (int i = 0; i < P::tm; ++i)
+#pragma unroll
+      for (int h = 0; h < per_row; ++h)
+        mine[(i * per_row + h) * P::threads + tid] =
+            make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
+  }
+  cluster.sync(); // release the partial tiles; acquire them in block 0
+  if (rank == 0) {
+    for (unsigned r = 1; r < cluster.num_blocks(); ++r) {
+      const float4* theirs = cluster.map_shared_rank(mine, r);
+#pragma unroll
+      for (int i = 0; i < P::tm; ++i)
+#pragma unroll
+        for (int h = 0; h < per_row; ++h) {
+          const float4 v = theirs[(i * per_row + h) * P::threads + tid];
+          acc[i][4 * h] += v.x;
+          acc[i][4 * h + 1] += v.y;
+          acc[i][4 * h + 2] += v.z;
+          acc[i][4 * h + 3] += v.w;
+        }
+    }
+  }
+  cluster.sync(); // the others' shared memory stays until block 0 has read it
+#endif
 }
 
 template <class P, bool AKContig, bool BKContig, bool Vec>
@@ -558,8 +609,18 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
   }
 
   // Epilogue: alpha x acc (+ beta x C unless beta is 0: then C is never read), 16-byte stores
-  // where the tile is inside C and C allows them; atomic adds when k is split.
-  const bool split = gridDim.y > 1;
+  // where the tile is inside C and C allows them; atomic adds when k is split outside a cluster.
+  bool split = gridDim.y > 1;
+  if (prm.cluster_splits) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    add_cluster_partials<P>(acc, smem, tid);
+    if (blockIdx.y != 0)
+      return;
+    split = false;
+#else
+    __trap(); // the host launches clusters on compute capability 9.0 and later only
+#endif
+  }
 #pragma unroll
   for (int g = 0; g < P::tm / 4; ++g)
 #pragma unroll
@@ -623,10 +684,33 @@ inline void scale(float* c, std::int64_t m, std::int64_t n, std::int64_t ldc, fl
 }
 
 // How a product is cut into launches: the tile order and the split over k.
+// How the splits of a tile add up (see the kernel's header): `cluster` where the device has
+// clusters and the splits fit one (8 blocks), atomic adds otherwise; `atomic` always.
+enum class SplitSum { cluster, atomic };
+inline constexpr std::int64_t max_cluster_splits = 8; // the portable cluster size
+
 struct Schedule {
   int group_m = 8;
-  std::int64_t splits = 1; // k split over this many blocks per tile (atomic accumulation)
+  std::int64_t splits = 1; // k split over this many blocks per tile
+  SplitSum split_sum = SplitSum::cluster;
 };
+
+// Shared memory of a block whose split adds up in a cluster: the partial tile (bm x bn floats)
+// may need more than the stages.
+template <class S, class P> constexpr std::size_t cluster_shared_bytes() {
+  return std::max(S::bytes, sizeof(float) * static_cast<std::size_t>(P::bm) * P::bn);
+}
+
+// Thread-block clusters: compute capability 9.0 and later, asked once per device.
+inline bool device_has_clusters() {
+  static core::PerDevice cache;
+  const int device = core::current_device();
+  return cache.get(device, [&] {
+    int major = 0;
+    LADDER_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    return major >= 9 ? 1 : 0;
+  }) != 0;
+}
 
 // Launches one product with policy P. prm needs m, n, k, alpha, beta, the operands and their
 // leading dimensions; the rest is filled here. Layout flags: see TileLoader (A untransposed and
@@ -644,15 +728,39 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
   prm.k_per_split = (steps + splits - 1) / splits * P::bk;
   splits = (prm.k + prm.k_per_split - 1) / prm.k_per_split; // no empty split
   prm.c_vector = reinterpret_cast<std::uintptr_t>(prm.c) % 16 == 0 && prm.ldc % 4 == 0;
-  if (splits > 1)
+  prm.cluster_splits = splits > 1 && splits <= max_cluster_splits &&
+                       schedule.split_sum == SplitSum::cluster && device_has_clusters();
+  if (splits > 1 && !prm.cluster_splits)
     scale(prm.c, prm.m, prm.n, prm.ldc, prm.beta, stream);
-  constexpr std::size_t bytes = S::bytes;
+  constexpr std::size_t cluster_bytes = cluster_shared_bytes<S, P>();
+  const std::size_t bytes = prm.cluster_splits ? cluster_bytes : S::bytes;
   const auto kernel = gemm_kernel<P, AKContig, BKContig, Vec>;
-  if constexpr (bytes > 48 * 1024)
-    LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(bytes)));
-  kernel<<<dim3(static_cast<unsigned>(prm.tiles_m * prm.tiles_n), static_cast<unsigned>(splits)),
-           P::threads, bytes, stream>>>(prm);
+  if constexpr (cluster_bytes > 48 * 1024) {
+    static core::PerDevice opted; // once per device: the opt-in holds for the process
+    opted.get(core::current_device(), [&] {
+      LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(cluster_bytes)));
+      return 1;
+    });
+  }
+  const dim3 grid(static_cast<unsigned>(prm.tiles_m * prm.tiles_n), static_cast<unsigned>(splits));
+  if (prm.cluster_splits) {
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 1;
+    cluster.val.clusterDim.y = static_cast<unsigned>(splits);
+    cluster.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid;
+    config.blockDim = dim3(P::threads);
+    config.dynamicSmemBytes = bytes;
+    config.stream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    LADDER_CUDA(cudaLaunchKernelEx(&config, kernel, prm));
+    return;
+  }
+  kernel<<<grid, P::threads, bytes, stream>>>(prm);
   LADDER_CUDA(cudaGetLastError());
 }
 

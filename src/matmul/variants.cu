@@ -298,7 +298,8 @@ using Vectorized = gd::Policy<128, 128, 8, 2, 4, 8, 8, 1, false, 2>;
 using WarpTiled = gd::Policy<128, 128, 8, 2, 4, 8, 8, 1, true, 2>;
 
 // One product with policy P on the table's operands (any transposes, alignments from cudaMalloc).
-template <class P, int GroupM, int Splits> void launch_policy(const Operands& o, cudaStream_t stream) {
+template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::cluster>
+void launch_policy(const Operands& o, cudaStream_t stream) {
   const Shape s = o.shape();
   gd::Params prm;
   prm.m = s.m;
@@ -313,7 +314,7 @@ template <class P, int GroupM, int Splits> void launch_policy(const Operands& o,
   gd::launch_any_layout<P>(prm, o.problem.trans_a == Trans::none,
                            o.problem.trans_b == Trans::transpose,
                            gd::vector_ok(o.a, prm.lda) && gd::vector_ok(o.b, prm.ldb),
-                           {.group_m = GroupM, .splits = Splits}, stream);
+                           {.group_m = GroupM, .splits = Splits, .split_sum = Sum}, stream);
 }
 
 void launch_library(const Operands& o, cudaStream_t stream) {
@@ -368,7 +369,7 @@ template <class P> std::array<Param, max_params> policy_params(int group_m, int 
 }
 
 // A rung running policy P through the library's kernel: its registry entry's shared part.
-template <class P, int GroupM, int Splits>
+template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::cluster>
 Rung policy_rung(std::string_view name, std::string_view idea, Role role,
                  std::string_view variant_of = {}) {
   return Rung{.info = {.name = name,
@@ -378,9 +379,12 @@ Rung policy_rung(std::string_view name, std::string_view idea, Role role,
                        .params = policy_params<P>(GroupM, Splits),
                        .kernel = address(gd::gemm_kernel<P, true, false, true>),
                        .block_threads = P::threads,
-                       .dynamic_shared_bytes = gd::Shared<P, true, false, true>::bytes},
+                       .dynamic_shared_bytes =
+                           Splits > 1 && Sum == gd::SplitSum::cluster
+                               ? gd::cluster_shared_bytes<gd::Shared<P, true, false, true>, P>()
+                               : gd::Shared<P, true, false, true>::bytes},
               .unsupported = role == Role::variant ? any_problem : untransposed_story,
-              .launch = launch_policy<P, GroupM, Splits>};
+              .launch = launch_policy<P, GroupM, Splits, Sum>};
 }
 
 // --- cuBLAS ------------------------------------------------------------------------------------
@@ -568,6 +572,16 @@ std::span<const Rung> registry() {
       policy_rung<gd::TallAsync3, 8, 2>("tall_async3_split_k2",
                                         "128x64 cp.async tiles with k split over 2 blocks",
                                         Role::variant, "async_copies"),
+      // The library's choice at 1000^3 (gemm_plan.hpp): its k split added up in a cluster, and
+      // the same by atomic adds into C scaled first.
+      policy_rung<gd::WideAsync3, 8, 3>(
+          "wide_async3_split_k3",
+          "64x128 cp.async tiles, k split over 3 blocks of a cluster that add up in shared memory",
+          Role::variant, "async_copies"),
+      policy_rung<gd::WideAsync3, 8, 3, gd::SplitSum::atomic>(
+          "wide_async3_split_k3_atomic",
+          "the same with atomic adds into C, scaled by beta in a pass before",
+          Role::variant, "async_copies"),
       policy_rung<gd::WideTwoAsync3Warps1x4, 8, 1>(
           "wide_two_async3_1x4", "64x128 tiles, 2 blocks/SM, 3 buffers, warps 1x4 (64x32 each)",
           Role::variant, "async_copies"),

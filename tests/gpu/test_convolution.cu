@@ -9,6 +9,7 @@
 #include "convolution/image_io.hpp"
 #include "convolution/reference.hpp"
 #include "convolution/variants.hpp"
+#include "convolution/column.cuh"
 #include "convolution/window.cuh"
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
@@ -410,6 +411,54 @@ TEST(ConvolutionWindow, TwoDimensionalEveryBorderWidthAndPitch) {
       EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
           << h.label() << " " << lab::convolution::border_name(border);
     }
+}
+
+// The column walk (convolution/column.cuh) called directly with short runs, so that blocks walk
+// several tiles and the ring of staged rows wraps, under every border policy, with 1, 3 and 4
+// channels, aligned and misaligned pointers and padded pitches (the library picks runs that fill
+// the GPU, which on small images are one tile long).
+template <int C, int MW> void column_case(const Case& c, Border border, int run, std::mt19937& rng) {
+  Harness<float> h(c, rng);
+  conv_detail::ImageArgs a;
+  a.in = h.in.data;
+  a.out = h.out.data;
+  a.in_pitch = a.out_pitch = h.pitch;
+  a.width = c.width;
+  a.height = c.height;
+  a.border = border;
+  const auto mask = conv_detail::make_mask_param(h.mask.data(), MW, MW);
+  const auto got = h.run([&](cudaStream_t s) {
+    conv_detail::launch_column<float, C, MW, conv_detail::ShapeF32>(a, mask, s, run);
+  });
+  EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width * C, 0.0), "")
+      << h.label() << " run " << run << " " << lab::convolution::border_name(border);
+}
+
+TEST(ConvolutionColumn, EveryBorderRunLengthChannelCountAndPitch) {
+  std::mt19937 rng(79);
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (int run : {0, 1, 2, 3, 7}) {
+      column_case<1, 3>({528, 301, 1, 3, 3, 0, 0}, border, run, rng);
+      column_case<1, 5>({529, 130, 1, 5, 5, 12, 0}, border, run, rng);
+      column_case<1, 9>({300, 200, 1, 9, 9, 64, 4}, border, run, rng);
+      column_case<1, 1>({260, 90, 1, 1, 1, 0, 0}, border, run, rng);
+      column_case<1, 7>({5, 97, 1, 7, 7, 0, 0}, border, run, rng);
+      column_case<3, 5>({176, 99, 3, 5, 5, 0, 0}, border, run, rng);
+      column_case<4, 3>({64, 70, 4, 3, 3, 16, 4}, border, run, rng);
+      column_case<1, 3>({1, 1, 1, 3, 3, 0, 0}, border, run, rng);
+    }
+}
+
+// Images with more tiles than the GPU has resident blocks: the library's own runs (column.cuh's
+// column_run) walk several tiles per block.
+TEST(Convolve2d, LargeImagesWalkColumnRuns) {
+  std::mt19937 rng(80);
+  for (Border border : {Border::zero, Border::reflect}) {
+    library_case<float>({100, 40000, 1, 3, 3, 0, 0}, border, rng);
+    library_case<float>({40, 30001, 3, 9, 9, 16, 0}, border, rng);
+    if (!small_mode())
+      library_case<float>({4000, 2000, 1, 5, 5, 16, 0}, border, rng);
+  }
 }
 
 TEST(Convolve1d, EveryBorderAndWidthIsExact) {

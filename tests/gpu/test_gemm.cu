@@ -11,6 +11,7 @@
 #include "ladder/gemm.hpp"
 #include "matmul/gemm_packing.hpp"
 #include "matmul/gemm_plan.hpp"
+#include "matmul/gemm_policies.cuh"
 
 #include <gtest/gtest.h>
 
@@ -43,10 +44,10 @@ std::string describe(const Case& c) {
   return text;
 }
 
-// Runs one case on `stream` and returns "" or the first mismatch. With `packing`, through the
-// library's entry that takes the packing as given.
-std::string run_case(const Case& c, cudaStream_t stream, std::uint64_t seed,
-                     const gemm_detail::Packing* packing = nullptr) {
+// Runs one case on `stream` through launch(a, lda, b, ldb, c, ldc) and returns "" or the first
+// mismatch.
+template <class Launch>
+std::string run_case_with(const Case& c, cudaStream_t stream, std::uint64_t seed, Launch&& launch) {
   const bool at = c.ta == Trans::transpose, bt = c.tb == Trans::transpose;
   const std::int64_t a_rows = at ? c.k : c.m, a_cols = at ? c.m : c.k;
   const std::int64_t b_rows = bt ? c.n : c.k, b_cols = bt ? c.k : c.n;
@@ -73,13 +74,7 @@ std::string run_case(const Case& c, cudaStream_t stream, std::uint64_t seed,
     EXPECT_EQ(cudaMemcpy(db.data(), hb.data(), b_size * 4, cudaMemcpyHostToDevice), cudaSuccess);
   if (c_size)
     EXPECT_EQ(cudaMemcpy(dc.data(), hc.data(), c_size * 4, cudaMemcpyHostToDevice), cudaSuccess);
-  if (packing)
-    gemm_detail::gemm_f32_packed({c.ta, c.tb, c.m, c.n, c.k, c.alpha, da.data() + c.shift, lda,
-                                  db.data() + c.shift, ldb, c.beta, dc.data() + c.shift, ldc},
-                                 *packing, stream);
-  else
-    ladder::gemm<float>(c.ta, c.tb, c.m, c.n, c.k, c.alpha, da.data() + c.shift, lda,
-                        db.data() + c.shift, ldb, c.beta, dc.data() + c.shift, ldc, stream);
+  launch(da.data() + c.shift, lda, db.data() + c.shift, ldb, dc.data() + c.shift, ldc);
   std::vector<float> got(c_size);
   if (c_size)
     EXPECT_EQ(cudaMemcpyAsync(got.data(), dc.data(), c_size * 4, cudaMemcpyDeviceToHost, stream),
@@ -115,6 +110,23 @@ std::string run_case(const Case& c, cudaStream_t stream, std::uint64_t seed,
                std::to_string(bound) + ")";
     }
   return "";
+}
+
+// One case through ladder::gemm, or with `packing` through the library's entry that takes the
+// packing as given.
+std::string run_case(const Case& c, cudaStream_t stream, std::uint64_t seed,
+                     const gemm_detail::Packing* packing = nullptr) {
+  return run_case_with(c, stream, seed,
+                       [&](const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+                           float* out, std::int64_t ldc) {
+                         if (packing)
+                           gemm_detail::gemm_f32_packed(
+                               {c.ta, c.tb, c.m, c.n, c.k, c.alpha, a, lda, b, ldb, c.beta, out, ldc},
+                               *packing, stream);
+                         else
+                           ladder::gemm<float>(c.ta, c.tb, c.m, c.n, c.k, c.alpha, a, lda, b, ldb,
+                                               c.beta, out, ldc, stream);
+                       });
 }
 
 struct Shape3 {
@@ -212,6 +224,46 @@ TEST(Gemm, ShapesThatSplitKAndShapesThatDoNot) {
         continue;
       EXPECT_EQ(run_case(c, stream, ++seed), "") << describe(c);
     }
+}
+
+// Every split count a launch may take, on the kernel directly: 2 .. 8 add up in a cluster where
+// the device has clusters, 9 and 10 (past a cluster) and the forced atomic path by atomic adds
+// into C scaled first; edge tiles, padded leading dimensions, one operand layout of each kind.
+TEST(Gemm, EverySplitCountAndBothSplitSums) {
+  lab::Stream stream;
+  std::uint64_t seed = lab::fresh_seed();
+  const std::int64_t k = small_mode() ? 700 : 2100;
+  for (int splits = 2; splits <= 10; ++splits)
+    for (gemm_detail::SplitSum sum : {gemm_detail::SplitSum::cluster, gemm_detail::SplitSum::atomic})
+      for (float beta : {0.0f, -0.5f}) {
+        if (sum == gemm_detail::SplitSum::atomic && splits > 3)
+          continue; // past 3 the atomic path is the one 9 and 10 take anyway
+        const bool a_t = splits % 2 == 0;
+        const Case c{70, 150, k, a_t ? Trans::transpose : Trans::none, Trans::none, 3, 0,
+                     1.5f, beta};
+        const std::string error = run_case_with(
+            c, stream, ++seed,
+            [&](const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* out,
+                std::int64_t ldc) {
+              gemm_detail::Params prm;
+              prm.m = c.m;
+              prm.n = c.n;
+              prm.k = c.k;
+              prm.alpha = c.alpha;
+              prm.beta = c.beta;
+              prm.a = a;
+              prm.lda = lda;
+              prm.b = b;
+              prm.ldb = ldb;
+              prm.c = out;
+              prm.ldc = ldc;
+              gemm_detail::launch_any_layout<gemm_detail::WideAsync3>(
+                  prm, !a_t, false, false, {.group_m = 8, .splits = splits, .split_sum = sum},
+                  stream);
+            });
+        EXPECT_EQ(error, "") << describe(c) << ", " << splits << " splits, "
+                             << (sum == gemm_detail::SplitSum::cluster ? "cluster" : "atomic");
+      }
 }
 
 TEST(Gemm, QuickReturnsFollowBlas) {
