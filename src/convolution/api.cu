@@ -4,7 +4,6 @@
 // (src/convolution/window.cuh).
 #include "convolution/api_dispatch.hpp"
 #include "convolution/tiled.cuh"
-#include "convolution/column.cuh"
 #include "convolution/window.cuh"
 
 #include <cstring>
@@ -60,41 +59,26 @@ inline constexpr int interior_staging_widest = 9;
 
 // Row reuse (bit for bit the mask-row loop, faster at every case timed: H200, 2026-11-25, float
 // 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x), staged by
-// Staging::vector_interior up to interior_staging_widest and by Staging::vector above. Column:
-// float images with square masks up to interior_staging_widest take the column walk
-// (column.cuh), which stages the next tile while it computes this one.
-template <class T, int C, class S, bool Column, int MW = 1>
+// Staging::vector_interior up to interior_staging_widest and by Staging::vector above.
+template <class T, int C, class S, int MW = 1>
 void launch_library_width(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if constexpr (MW <= interior_staging_widest) {
-    if (mask.width == MW) {
-      if constexpr (Column && sizeof(T) == 4)
-        if (mask.height == MW)
-          return launch_column<T, C, MW, S>(a, mask, stream);
+    if (mask.width == MW)
       return launch_tiled<T, C, MW, S, Staging::vector_interior, true>(a, mask, stream);
-    }
-    return launch_library_width<T, C, S, Column, MW + 2>(a, mask, stream);
+    return launch_library_width<T, C, S, MW + 2>(a, mask, stream);
   } else {
     launch_tiled_width<T, C, S, Staging::vector, true, MW>(a, mask, stream);
   }
 }
 
-template <class T, class S, bool Column>
+template <class T, class S>
 void launch_library_channels(int channels, const ImageArgs& a, const MaskParam& mask,
                              cudaStream_t stream) {
   switch (channels) {
-  case 1: return launch_library_width<T, 1, S, Column>(a, mask, stream);
-  case 3: return launch_library_width<T, 3, S, Column>(a, mask, stream);
-  default: return launch_library_width<T, 4, S, Column>(a, mask, stream);
+  case 1: return launch_library_width<T, 1, S>(a, mask, stream);
+  case 3: return launch_library_width<T, 3, S>(a, mask, stream);
+  default: return launch_library_width<T, 4, S>(a, mask, stream);
   }
-}
-
-template <bool Column>
-void launch_2d(detail::ConvElement element, const ImageArgs& a, int channels,
-               const MaskParam& mask, cudaStream_t stream) {
-  if (element == detail::ConvElement::f32)
-    launch_library_channels<float, ShapeF32, Column>(channels, a, mask, stream);
-  else
-    launch_library_channels<std::uint8_t, ShapeU8, Column>(channels, a, mask, stream);
 }
 
 // Float4s of outputs per thread of the 1D library kernel (see launch_library_1d).
@@ -107,12 +91,10 @@ using Library1d = Window1d<1, library_1d_unroll>;
 
 void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
                        const MaskParam& mask, cudaStream_t stream) {
-  launch_2d<true>(element, a, channels, mask, stream);
-}
-
-void launch_row_reuse_tiled_2d(detail::ConvElement element, const ImageArgs& a, int channels,
-                               const MaskParam& mask, cudaStream_t stream) {
-  launch_2d<false>(element, a, channels, mask, stream);
+  if (element == detail::ConvElement::f32)
+    launch_library_channels<float, ShapeF32>(channels, a, mask, stream);
+  else
+    launch_library_channels<std::uint8_t, ShapeU8>(channels, a, mask, stream);
 }
 
 // No staging (window.cuh): 2 float4s of outputs per thread, each window read as 16-byte loads

@@ -14,10 +14,6 @@ struct ImageArgs;
 MaskParam make_mask_param(const float* mask, int mask_width, int mask_height);
 void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
                        const MaskParam& mask, cudaStream_t stream);
-// The library's 2D kernels without the column walk (column.cuh): every image tile by tile
-// (tiled.cuh, row reuse), the study's row_reuse rung.
-void launch_row_reuse_tiled_2d(detail::ConvElement element, const ImageArgs& a, int channels,
-                               const MaskParam& mask, cudaStream_t stream);
 void launch_library_1d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream);
 
 } // namespace ladder::conv_detail

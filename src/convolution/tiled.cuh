@@ -43,9 +43,10 @@ struct ImageArgs {
 };
 
 // A block of TX x TY threads; each thread computes K adjacent scalars of RY rows, so a block's
-// output tile is TX K scalars wide and TY RY rows high.
-template <int TX_, int TY_, int K_, int RY_> struct TileShape {
-  static constexpr int tx = TX_, ty = TY_, k = K_, ry = RY_;
+// output tile is TX K scalars wide and TY RY rows high. MinBlocks: the blocks per SM the compiler
+// must leave registers for (__launch_bounds__).
+template <int TX_, int TY_, int K_, int RY_, int MinBlocks_ = 1> struct TileShape {
+  static constexpr int tx = TX_, ty = TY_, k = K_, ry = RY_, min_blocks = MinBlocks_;
   static constexpr int threads = tx * ty;
   static constexpr int tile_w = tx * k;
   static constexpr int tile_h = ty * ry;
@@ -351,7 +352,7 @@ template <class S, int MW> constexpr bool row_reuse_unrolled() {
 // small masks. Every output still sums mask rows in order and taps left to right, so results are
 // bit for bit those of the mask-row loop.
 template <class T, int C, int MW, class S, Staging St, bool RowReuse = false>
-__global__ void __launch_bounds__(S::threads)
+__global__ void __launch_bounds__(S::threads, S::min_blocks)
     convolve_tiled(ImageArgs a, const __grid_constant__ MaskParam mask) {
   extern __shared__ __align__(16) unsigned char shared_raw[];
   float* tile = reinterpret_cast<float*>(shared_raw);

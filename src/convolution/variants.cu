@@ -565,17 +565,8 @@ void launch_staged_2d(const Buffers2d& b, cudaStream_t s) {
 }
 
 // 8. + row reuse: each input row read once per thread and applied to every output row it feeds
-// (convolve_tiled's RowReuse), tile by tile: the library's kernel before the column walk.
-void launch_row_reuse_2d(const Buffers2d& b, cudaStream_t s) {
-  const Problem2d& p = b.problem;
-  conv_detail::launch_row_reuse_tiled_2d(
-      element_of(p), image_args(b, Border::zero), p.channels,
-      conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height), s);
-}
-
-// 9. + the column walk (column.cuh) for float images with square masks up to 9 x 9: the
-// library's kernel, here with the border B (10. is its clamp).
-template <Border B> void launch_library_rung_2d(const Buffers2d& b, cudaStream_t s) {
+// (convolve_tiled's RowReuse): the library's kernel, here with the border B (9. is its clamp).
+template <Border B> void launch_row_reuse_2d(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   conv_detail::launch_library_2d(
       element_of(p), image_args(b, B), p.channels,
@@ -617,6 +608,18 @@ void launch_row_reuse_rows_2d(const Buffers2d& b, cudaStream_t s) {
   throw std::logic_error("row_reuse_ry: unsupported problem");
 }
 
+// 8i .. 8k. Other tile shapes for float images of one channel, the library's staging and row
+// reuse: 8 blocks per SM (registers capped at 32 a thread; the library's kernel takes 40, so 6
+// blocks fit), and tiles 256 scalars wide (a warp's two 512-byte row segments side by side, half
+// as many tile edges per row) of 32 or 16 rows.
+const char* float_images_only(const Problem2d& p) {
+  return p.element == Element::f32 && p.channels == 1 ? nullptr : "float images of one channel";
+}
+
+template <class Shape> void launch_row_reuse_shape_2d(const Buffers2d& b, cudaStream_t s) {
+  launch_study_widths<float, 1, Shape, conv_detail::Staging::vector_interior, true>(b, s);
+}
+
 // 8d. No shared memory: each thread reads its RY + MW - 1 input rows straight from global memory
 // as 16-byte loads, the halo from L1 (window.cuh). Float images of one channel, square masks up
 // to 9 x 9.
@@ -641,11 +644,10 @@ template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s)
   }
 }
 
-// 9a, 9b. The column walk (column.cuh) called directly: each block walks a run of tiles down its
-// tile column and stages the next tile's rows by cp.async while it computes this one. Float
-// images of one channel, square masks of the widths the study runs (15 too, where the library
-// keeps the tiled kernel). Tiles: 0 = runs that fill the resident grid once, else that many tiles
-// per block.
+// 8g, 8h. The column walk (column.cuh): each block walks a run of tiles down its tile column and
+// stages the next tile's rows by cp.async while it computes this one. Float images of one
+// channel, square masks of the widths the study runs. Tiles: 0 = runs that fill the resident grid
+// once, else that many tiles per block.
 const char* column_fits(const Problem2d& p) {
   const int w = p.mask_width;
   return p.element == Element::f32 && p.channels == 1 && w == p.mask_height &&
@@ -1125,7 +1127,7 @@ std::span<const Rung2d> registry_2d() {
                                   {"vector_bytes", 16}, {"interior_staging", 0}}},
                       .block_threads = 256},
              .unsupported = any_2d,
-             .launch = launch_row_reuse_2d},
+             .launch = launch_row_reuse_2d<Border::zero>},
       Rung2d{.info = {.name = "row_reuse_interior",
                       .idea = "tiles inside the image staged without per-chunk border, bounds and "
                               "alignment tests",
@@ -1181,44 +1183,61 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = window_2d_fits,
              .launch = launch_window_2d_rung<8>},
-      Rung2d{.info = {.name = "column_walk",
-                      .idea = "+ each block walks a run of tiles down its column and stages the "
-                              "next tile by cp.async while it computes this one, halo rows staged "
-                              "once (float images, square masks up to 9 x 9: the library's kernel)",
-                      .role = Role::beyond,
-                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
-                                  {"vector_bytes", 16}, {"tiles_per_block", 0}}},
-                      .block_threads = 256},
-             .unsupported = any_2d,
-             .launch = launch_library_rung_2d<Border::zero>},
-      Rung2d{.info = {.name = "column_walk_t8",
-                      .idea = "the column walk with runs of 8 tiles (256 rows) per block, not "
-                              "runs that fill the resident grid once",
+      Rung2d{.info = {.name = "row_reuse_8_blocks",
+                      .idea = "registers capped for 8 blocks per SM instead of 6",
                       .role = Role::variant,
-                      .variant_of = "column_walk",
+                      .variant_of = "row_reuse",
                       .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
-                                  {"vector_bytes", 16}, {"tiles_per_block", 8}}},
+                                  {"blocks_per_sm", 8}}},
                       .block_threads = 256},
-             .unsupported = column_fits,
-             .launch = launch_column_2d<8>},
-      Rung2d{.info = {.name = "column_walk_t0",
-                      .idea = "the column walk itself at every mask width the study runs (the "
-                              "library takes it up to 9 x 9)",
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 8, 4, 4, 8>>},
+      Rung2d{.info = {.name = "row_reuse_w256",
+                      .idea = "tiles 256 scalars wide and 32 rows high (64 x 4 threads, 8 rows "
+                              "each)",
                       .role = Role::variant,
-                      .variant_of = "column_walk",
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 256}, {"tile_rows", 32}, {"threads", 256}}},
+                      .block_threads = 256},
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<64, 4, 4, 8>>},
+      Rung2d{.info = {.name = "row_reuse_w256_h16",
+                      .idea = "tiles 256 scalars wide and 16 rows high (64 x 4 threads, 4 rows "
+                              "each)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 256}, {"tile_rows", 16}, {"threads", 256}}},
+                      .block_threads = 256},
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<64, 4, 4, 4>>},
+      Rung2d{.info = {.name = "row_reuse_column",
+                      .idea = "each block walks a run of tiles down its column, staging the next "
+                              "tile by cp.async while it computes this one (halo rows staged "
+                              "once); runs that fill the resident grid once",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
                       .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
                                   {"vector_bytes", 16}, {"tiles_per_block", 0}}},
                       .block_threads = 256},
              .unsupported = column_fits,
              .launch = launch_column_2d<0>},
-      Rung2d{.info = {.name = "clamp_border",
-                      .idea = "the library's kernel with the clamp border (NPP's replicate): what "
-                              "a border policy costs",
+      Rung2d{.info = {.name = "row_reuse_column_t8",
+                      .idea = "the column walk with runs of 8 tiles (256 rows) per block",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}, {"tiles_per_block", 8}}},
+                      .block_threads = 256},
+             .unsupported = column_fits,
+             .launch = launch_column_2d<8>},
+      Rung2d{.info = {.name = "row_reuse_clamp",
+                      .idea = "the same with the clamp border (NPP's replicate): what a border "
+                              "policy costs",
                       .role = Role::beyond,
                       .block_threads = 256},
              .border = Border::clamp,
              .unsupported = any_2d,
-             .launch = launch_library_rung_2d<Border::clamp>},
+             .launch = launch_row_reuse_2d<Border::clamp>},
       Rung2d{.info = {.name = "separable",
                       .idea = "a row pass then a column pass in shared memory: MW + MH taps per "
                               "output (separable masks)",

@@ -21,12 +21,14 @@
 //     registers too (the loads of step kk + 1 issue before the FMAs of step kk);
 //   - tiles are walked in groups of `group_m` tile rows (consecutive blocks share B's column
 //     panel and a few of A's row panels while they are in L2);
-//   - gridDim.y > 1 splits k, for shapes with too few tiles to fill the GPU. On Hopper the splits
-//     of a tile form a thread-block cluster: the others leave their partial tiles in their
-//     shared memory and split 0 adds them through distributed shared memory, then stores C as
-//     an unsplit product does (no pass over C before, no atomics, the same sum on every run).
-//     Elsewhere, or past a cluster's 8 blocks, each split adds alpha x its partial product
-//     into C with atomicAdd (C was scaled by beta first).
+//   - gridDim.y > 1 splits k, for shapes with too few tiles to fill the GPU: each split adds
+//     alpha x its partial product into C with atomicAdd (C was scaled by beta first). On
+//     request (SplitSum::cluster, Hopper) the splits of a tile form a thread-block cluster
+//     instead: the others leave their partial tiles in their shared memory and split 0 adds
+//     them through distributed shared memory, then stores C as an unsplit product does (no
+//     pass over C before, no atomics). Measured slower (`ladder tune matmul`, H200,
+//     2026-11-26: 1000^3 in 99.3 us against 73.7 us by atomics, 4097 x 4095 x 4093 in 3.461
+//     against 3.226 ms), so the library keeps the atomics.
 // Tiles that lie wholly inside the matrices take unguarded loads (16-byte when `Vec`: both
 // pointers 16-byte aligned and both leading dimensions multiples of 4); edge tiles and the last
 // partial k-step take guarded element loads that read 0 outside, so any shape works.
@@ -684,15 +686,16 @@ inline void scale(float* c, std::int64_t m, std::int64_t n, std::int64_t ldc, fl
 }
 
 // How a product is cut into launches: the tile order and the split over k.
-// How the splits of a tile add up (see the kernel's header): `cluster` where the device has
-// clusters and the splits fit one (8 blocks), atomic adds otherwise; `atomic` always.
-enum class SplitSum { cluster, atomic };
+// How the splits of a tile add up (see the kernel's header): `atomic` adds into C scaled
+// first; `cluster` in a thread-block cluster where the device has clusters and the splits fit one
+// (8 blocks), atomic adds otherwise.
+enum class SplitSum { atomic, cluster };
 inline constexpr std::int64_t max_cluster_splits = 8; // the portable cluster size
 
 struct Schedule {
   int group_m = 8;
   std::int64_t splits = 1; // k split over this many blocks per tile
-  SplitSum split_sum = SplitSum::cluster;
+  SplitSum split_sum = SplitSum::atomic;
 };
 
 // Shared memory of a block whose split adds up in a cluster: the partial tile (bm x bn floats)

@@ -298,7 +298,7 @@ using Vectorized = gd::Policy<128, 128, 8, 2, 4, 8, 8, 1, false, 2>;
 using WarpTiled = gd::Policy<128, 128, 8, 2, 4, 8, 8, 1, true, 2>;
 
 // One product with policy P on the table's operands (any transposes, alignments from cudaMalloc).
-template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::cluster>
+template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::atomic>
 void launch_policy(const Operands& o, cudaStream_t stream) {
   const Shape s = o.shape();
   gd::Params prm;
@@ -369,7 +369,7 @@ template <class P> std::array<Param, max_params> policy_params(int group_m, int 
 }
 
 // A rung running policy P through the library's kernel: its registry entry's shared part.
-template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::cluster>
+template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::atomic>
 Rung policy_rung(std::string_view name, std::string_view idea, Role role,
                  std::string_view variant_of = {}) {
   return Rung{.info = {.name = name,
@@ -572,15 +572,16 @@ std::span<const Rung> registry() {
       policy_rung<gd::TallAsync3, 8, 2>("tall_async3_split_k2",
                                         "128x64 cp.async tiles with k split over 2 blocks",
                                         Role::variant, "async_copies"),
-      // The library's choice at 1000^3 (gemm_plan.hpp): its k split added up in a cluster, and
-      // the same by atomic adds into C scaled first.
+      // The library's choice at 1000^3 (gemm_plan.hpp): its k split added up by atomic adds
+      // into C scaled first, and the same in a thread-block cluster (measured slower).
       policy_rung<gd::WideAsync3, 8, 3>(
           "wide_async3_split_k3",
-          "64x128 cp.async tiles, k split over 3 blocks of a cluster that add up in shared memory",
+          "64x128 cp.async tiles, k split over 3 blocks adding into C with atomics (C scaled "
+          "by beta in a pass before)",
           Role::variant, "async_copies"),
-      policy_rung<gd::WideAsync3, 8, 3, gd::SplitSum::atomic>(
-          "wide_async3_split_k3_atomic",
-          "the same with atomic adds into C, scaled by beta in a pass before",
+      policy_rung<gd::WideAsync3, 8, 3, gd::SplitSum::cluster>(
+          "wide_async3_split_k3_cluster",
+          "the same with the 3 blocks in a cluster, added up through distributed shared memory",
           Role::variant, "async_copies"),
       policy_rung<gd::WideTwoAsync3Warps1x4, 8, 1>(
           "wide_two_async3_1x4", "64x128 tiles, 2 blocks/SM, 3 buffers, warps 1x4 (64x32 each)",

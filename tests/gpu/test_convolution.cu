@@ -413,10 +413,10 @@ TEST(ConvolutionWindow, TwoDimensionalEveryBorderWidthAndPitch) {
     }
 }
 
-// The column walk (convolution/column.cuh) called directly with short runs, so that blocks walk
-// several tiles and the ring of staged rows wraps, under every border policy, with 1, 3 and 4
-// channels, aligned and misaligned pointers and padded pitches (the library picks runs that fill
-// the GPU, which on small images are one tile long).
+// The column walk (convolution/column.cuh) with short runs, so that blocks walk several tiles and
+// the ring of staged rows wraps, under every border policy, with 1, 3 and 4 channels, aligned and
+// misaligned pointers and padded pitches (the runs that fill the GPU are one tile long on small
+// images).
 template <int C, int MW> void column_case(const Case& c, Border border, int run, std::mt19937& rng) {
   Harness<float> h(c, rng);
   conv_detail::ImageArgs a;
@@ -449,15 +449,15 @@ TEST(ConvolutionColumn, EveryBorderRunLengthChannelCountAndPitch) {
     }
 }
 
-// Images with more tiles than the GPU has resident blocks: the library's own runs (column.cuh's
-// column_run) walk several tiles per block.
-TEST(Convolve2d, LargeImagesWalkColumnRuns) {
+// Images with more tiles than the GPU has resident blocks: the runs column_run picks (run 0)
+// walk several tiles per block.
+TEST(ConvolutionColumn, LargeImagesWalkTheRunsThatFillTheGpu) {
   std::mt19937 rng(80);
   for (Border border : {Border::zero, Border::reflect}) {
-    library_case<float>({100, 40000, 1, 3, 3, 0, 0}, border, rng);
-    library_case<float>({40, 30001, 3, 9, 9, 16, 0}, border, rng);
+    column_case<1, 3>({100, 40000, 1, 3, 3, 0, 0}, border, 0, rng);
+    column_case<3, 9>({40, 30001, 3, 9, 9, 16, 0}, border, 0, rng);
     if (!small_mode())
-      library_case<float>({4000, 2000, 1, 5, 5, 16, 0}, border, rng);
+      column_case<1, 5>({4000, 2000, 1, 5, 5, 16, 0}, border, 0, rng);
   }
 }
 
