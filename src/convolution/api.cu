@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 
 namespace ladder::conv_detail {
@@ -57,14 +58,24 @@ namespace {
 // them; at 15 x 15 it was 0.96x on both.
 inline constexpr int interior_staging_widest = 9;
 
+// The widths whose float one-channel kernels take ShapeF32Capped (registers for 8 blocks per
+// SM). `ladder tune convolution`, H200, 2026-11-26, 8192^2: 7 x 7 in 184.7 us capped against
+// 193.9 us uncapped (64 registers) in an earlier run of the same day, 9 x 9 245.3 against 249.1;
+// 3 x 3 and 5 x 5 lost (152.6 against 148.4 us, 154.2 against 152.4); 15 x 15 (610.1 against
+// 615.6 us) spills 56 bytes a thread capped and stays uncapped.
+template <class T, int C, int MW> constexpr bool capped_registers() {
+  return sizeof(T) == 4 && C == 1 && (MW == 7 || MW == 9);
+}
+
 // Row reuse (bit for bit the mask-row loop, faster at every case timed: H200, 2026-11-25, float
 // 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x), staged by
 // Staging::vector_interior up to interior_staging_widest and by Staging::vector above.
 template <class T, int C, class S, int MW = 1>
 void launch_library_width(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if constexpr (MW <= interior_staging_widest) {
+    using Shape = std::conditional_t<capped_registers<T, C, MW>(), ShapeF32Capped, S>;
     if (mask.width == MW)
-      return launch_tiled<T, C, MW, S, Staging::vector_interior, true>(a, mask, stream);
+      return launch_tiled<T, C, MW, Shape, Staging::vector_interior, true>(a, mask, stream);
     return launch_library_width<T, C, S, MW + 2>(a, mask, stream);
   } else {
     launch_tiled_width<T, C, S, Staging::vector, true, MW>(a, mask, stream);

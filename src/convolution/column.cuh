@@ -84,7 +84,7 @@ __device__ __forceinline__ void stage_ring_rows(const ImageArgs& a, float* ring,
 // Block (bx, by) computes tiles by x tiles_per_block .. (by + 1) x tiles_per_block - 1 of tile
 // column bx, top to bottom.
 template <class T, int C, int MW, class S>
-__global__ void __launch_bounds__(S::threads, S::min_blocks)
+__global__ void __launch_bounds__(S::threads)
     convolve_column(ImageArgs a, const __grid_constant__ MaskParam mask, int tiles_per_block) {
   static_assert(sizeof(T) == 4, "the column walk stages by cp.async: float images");
   static_assert(row_reuse_unrolled<S, MW>(), "square masks with their taps unrolled");

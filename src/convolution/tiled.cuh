@@ -55,6 +55,10 @@ template <int TX_, int TY_, int K_, int RY_, int MinBlocks_ = 1> struct TileShap
 // float images: 128 x 32 outputs per block, one 16-byte store per thread and row; uint8: 256 x 32
 // bytes, 8-byte stores; 1D signals: 1024 outputs per block of one row.
 using ShapeF32 = TileShape<32, 8, 4, 4>;
+// Float images of one channel with masks 7 and 9 wide: the same tile with registers capped for 8
+// blocks per SM (32 a thread; 64 and 40 uncapped). `ladder tune convolution`, H200, 2026-11-26:
+// see launch_library_width (api.cu).
+using ShapeF32Capped = TileShape<32, 8, 4, 4, 8>;
 using ShapeU8 = TileShape<32, 8, 8, 4>;
 using Shape1d = TileShape<256, 1, 4, 1>;
 
@@ -351,9 +355,8 @@ template <class S, int MW> constexpr bool row_reuse_unrolled() {
 // RY x MW (8 against 20 for 5 x 5, RY = 4), the shared-memory traffic that bounds the kernel at
 // small masks. Every output still sums mask rows in order and taps left to right, so results are
 // bit for bit those of the mask-row loop.
-template <class T, int C, int MW, class S, Staging St, bool RowReuse = false>
-__global__ void __launch_bounds__(S::threads, S::min_blocks)
-    convolve_tiled(ImageArgs a, const __grid_constant__ MaskParam mask) {
+template <class T, int C, int MW, class S, Staging St, bool RowReuse>
+__device__ __forceinline__ void convolve_tiled_body(const ImageArgs& a, const MaskParam& mask) {
   extern __shared__ __align__(16) unsigned char shared_raw[];
   float* tile = reinterpret_cast<float*>(shared_raw);
   const int mw = MW > 0 ? MW : mask.width;
@@ -427,6 +430,22 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
   }
 }
 
+// The kernel, with the compiler's own register choice (S::min_blocks == 1) or registers capped
+// for S::min_blocks blocks per SM. Two kernels, not one with __launch_bounds__(threads, 1): ptxas
+// reads an explicit minimum of 1 as leave to use more registers (nvcc 13.0, sm_90: the float
+// 7 x 7 kernel went from 64 to 109 and from 193.9 to 244.8 us on 8192^2, H200, 2026-11-26).
+template <class T, int C, int MW, class S, Staging St, bool RowReuse = false>
+__global__ void __launch_bounds__(S::threads)
+    convolve_tiled(ImageArgs a, const __grid_constant__ MaskParam mask) {
+  convolve_tiled_body<T, C, MW, S, St, RowReuse>(a, mask);
+}
+
+template <class T, int C, int MW, class S, Staging St, bool RowReuse = false>
+__global__ void __launch_bounds__(S::threads, S::min_blocks)
+    convolve_tiled_capped(ImageArgs a, const __grid_constant__ MaskParam mask) {
+  convolve_tiled_body<T, C, MW, S, St, RowReuse>(a, mask);
+}
+
 // Launches convolve_tiled for one image (width, height > 0). Grid: tiles along x, tiles along y
 // (at most 65535 blocks; the kernel loops over the rest).
 template <class T, int C, int MW, class S, Staging St, bool RowReuse = false>
@@ -436,6 +455,8 @@ void launch_tiled(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream
   const std::int64_t tiles_y = (a.height + S::tile_h - 1) / S::tile_h;
   const std::size_t shared = stage_bytes<T, C, S>(mask.width, mask.height);
   auto* kernel = &convolve_tiled<T, C, MW, S, St, RowReuse>;
+  if constexpr (S::min_blocks > 1)
+    kernel = &convolve_tiled_capped<T, C, MW, S, St, RowReuse>;
   if (shared > 48 * 1024) {
     // Opt in once per kernel to the largest stage any mask can need (31 x 31).
     static const cudaError_t opted = cudaFuncSetAttribute(

@@ -608,10 +608,11 @@ void launch_row_reuse_rows_2d(const Buffers2d& b, cudaStream_t s) {
   throw std::logic_error("row_reuse_ry: unsupported problem");
 }
 
-// 8i .. 8k. Other tile shapes for float images of one channel, the library's staging and row
-// reuse: 8 blocks per SM (registers capped at 32 a thread; the library's kernel takes 40, so 6
-// blocks fit), and tiles 256 scalars wide (a warp's two 512-byte row segments side by side, half
-// as many tile edges per row) of 32 or 16 rows.
+// 8g .. 8k. Other tile shapes for float images of one channel, interior staging and row reuse:
+// registers capped for 8 or 7 blocks per SM (32 or 36 a thread; uncapped the kernels take 40 to
+// 64, 4 to 6 blocks per SM; the library caps 7 x 7 and 9 x 9), and tiles 256 scalars wide (a
+// warp's two 512-byte row segments side by side, half as many tile edges per row) of 32 or 16
+// rows.
 const char* float_images_only(const Problem2d& p) {
   return p.element == Element::f32 && p.channels == 1 ? nullptr : "float images of one channel";
 }
@@ -1184,7 +1185,7 @@ std::span<const Rung2d> registry_2d() {
              .unsupported = window_2d_fits,
              .launch = launch_window_2d_rung<8>},
       Rung2d{.info = {.name = "row_reuse_8_blocks",
-                      .idea = "registers capped for 8 blocks per SM instead of 6",
+                      .idea = "registers capped for 8 blocks per SM (32 a thread)",
                       .role = Role::variant,
                       .variant_of = "row_reuse",
                       .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
@@ -1192,6 +1193,15 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = float_images_only,
              .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 8, 4, 4, 8>>},
+      Rung2d{.info = {.name = "row_reuse_7_blocks",
+                      .idea = "registers capped for 7 blocks per SM (36 a thread)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"blocks_per_sm", 7}}},
+                      .block_threads = 256},
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 8, 4, 4, 7>>},
       Rung2d{.info = {.name = "row_reuse_w256",
                       .idea = "tiles 256 scalars wide and 32 rows high (64 x 4 threads, 8 rows "
                               "each)",
