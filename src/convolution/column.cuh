@@ -128,11 +128,7 @@ __global__ void __launch_bounds__(S::threads)
     __syncthreads();
 
     float acc[S::ry][S::k];
-#pragma unroll
-    for (int o = 0; o < S::ry; ++o)
-#pragma unroll
-      for (int k = 0; k < S::k; ++k)
-        acc[o][k] = 0.0f;
+    clear_accumulators<S>(acc);
     int first_row = top + ty * S::ry;
     if (first_row >= Ring::rows)
       first_row -= Ring::rows;

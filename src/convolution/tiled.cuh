@@ -283,6 +283,15 @@ template <class T, int K> __device__ __forceinline__ void store_vector(T* dst, c
   *reinterpret_cast<Word*>(dst) = word;
 }
 
+// A thread's RY x K sums, zeroed.
+template <class S> __device__ __forceinline__ void clear_accumulators(float (&acc)[S::ry][S::k]) {
+#pragma unroll
+  for (int o = 0; o < S::ry; ++o)
+#pragma unroll
+    for (int k = 0; k < S::k; ++k)
+      acc[o][k] = 0.0f;
+}
+
 // RowReuse's walk for one thread: `row(r)` points at staged row r of the thread's window rows
 // (r = 0 .. RY + MW - 2; output row o's mask row j is window row o + j), in the stage geometry
 // of mask width MW; the thread's window starts tx x K scalars into each.
@@ -374,11 +383,7 @@ __device__ __forceinline__ void convolve_tiled_body(const ImageArgs& a, const Ma
     __syncthreads();
 
     float acc[S::ry][S::k];
-#pragma unroll
-    for (int o = 0; o < S::ry; ++o)
-#pragma unroll
-      for (int k = 0; k < S::k; ++k)
-        acc[o][k] = 0.0f;
+    clear_accumulators<S>(acc);
 
     bool rows_done = false;
     if constexpr (RowReuse && row_reuse_unrolled<S, MW>()) {
@@ -568,11 +573,7 @@ __global__ void __launch_bounds__(S::threads)
     }
     __syncthreads();
     float acc[S::ry][S::k];
-#pragma unroll
-    for (int o = 0; o < S::ry; ++o)
-#pragma unroll
-      for (int k = 0; k < S::k; ++k)
-        acc[o][k] = 0.0f;
+    clear_accumulators<S>(acc);
     for (int j = 0; j < mh + S::ry - 1; ++j) {
       float v[S::k];
       load_window<S::k>(across + (ty * S::ry + j) * S::tile_w + tx * S::k, v);

@@ -621,6 +621,18 @@ template <class Shape> void launch_row_reuse_shape_2d(const Buffers2d& b, cudaSt
   launch_study_widths<float, 1, Shape, conv_detail::Staging::vector_interior, true>(b, s);
 }
 
+// 8m, 8n. uint8 RGB with 4 outputs a thread instead of 8: a warp's 16-byte window loads then fall
+// on consecutive 16-byte words (4 shared-memory wavefronts a load instead of 8, the replays
+// Nsight Compute found on the uint8 kernel), for more window loads per output. Tiles 128 x 32
+// (32 x 8 threads, 4 rows each) or 256 x 32 (64 x 4 threads, 8 rows each).
+const char* rgb_images_only(const Problem2d& p) {
+  return p.element == Element::u8 && p.channels == 3 ? nullptr : "uint8 images of 3 channels";
+}
+
+template <class Shape> void launch_row_reuse_rgb_shape_2d(const Buffers2d& b, cudaStream_t s) {
+  launch_study_widths<std::uint8_t, 3, Shape, conv_detail::Staging::vector_interior, true>(b, s);
+}
+
 // 8d. No shared memory: each thread reads its RY + MW - 1 input rows straight from global memory
 // as 16-byte loads, the halo from L1 (window.cuh). Float images of one channel, square masks up
 // to 9 x 9.
@@ -1220,6 +1232,26 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = float_images_only,
              .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<64, 4, 4, 4>>},
+      Rung2d{.info = {.name = "row_reuse_rgb_k4",
+                      .idea = "uint8: 4 outputs a thread (consecutive 16-byte window loads), "
+                              "128 x 32 tiles",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"outputs_per_thread", 4}}},
+                      .block_threads = 256},
+             .unsupported = rgb_images_only,
+             .launch = launch_row_reuse_rgb_shape_2d<conv_detail::TileShape<32, 8, 4, 4>>},
+      Rung2d{.info = {.name = "row_reuse_rgb_k4_w256",
+                      .idea = "uint8: 4 outputs a thread, 256 x 32 tiles (64 x 4 threads, 8 rows "
+                              "each)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 256}, {"tile_rows", 32}, {"threads", 256},
+                                  {"outputs_per_thread", 4}}},
+                      .block_threads = 256},
+             .unsupported = rgb_images_only,
+             .launch = launch_row_reuse_rgb_shape_2d<conv_detail::TileShape<64, 4, 4, 8>>},
       Rung2d{.info = {.name = "row_reuse_column",
                       .idea = "each block walks a run of tiles down its column, staging the next "
                               "tile by cp.async while it computes this one (halo rows staged "

@@ -105,6 +105,18 @@ template <class T> struct Harness {
     return e;
   }
 
+  // The kernels' view of the pitched input and output under `border`.
+  conv_detail::ImageArgs image_args(Border border) const {
+    conv_detail::ImageArgs a;
+    a.in = in.data;
+    a.out = out.data;
+    a.in_pitch = a.out_pitch = pitch;
+    a.width = c.width;
+    a.height = c.height;
+    a.border = border;
+    return a;
+  }
+
   template <class Launch> std::vector<T> run(Launch&& launch) {
     lab::poison(out.storage.data(), out.storage.bytes(), stream);
     launch(stream.get());
@@ -391,13 +403,7 @@ TEST(ConvolutionWindow, TwoDimensionalEveryBorderWidthAndPitch) {
   for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
     for (const Case& c : cases) {
       Harness<float> h(c, rng);
-      conv_detail::ImageArgs a;
-      a.in = h.in.data;
-      a.out = h.out.data;
-      a.in_pitch = a.out_pitch = h.pitch;
-      a.width = c.width;
-      a.height = c.height;
-      a.border = border;
+      const conv_detail::ImageArgs a = h.image_args(border);
       const auto mask = conv_detail::make_mask_param(h.mask.data(), c.mw, c.mh);
       const auto got = h.run([&](cudaStream_t s) {
         switch (c.mw) {
@@ -419,13 +425,7 @@ TEST(ConvolutionWindow, TwoDimensionalEveryBorderWidthAndPitch) {
 // images).
 template <int C, int MW> void column_case(const Case& c, Border border, int run, std::mt19937& rng) {
   Harness<float> h(c, rng);
-  conv_detail::ImageArgs a;
-  a.in = h.in.data;
-  a.out = h.out.data;
-  a.in_pitch = a.out_pitch = h.pitch;
-  a.width = c.width;
-  a.height = c.height;
-  a.border = border;
+  const conv_detail::ImageArgs a = h.image_args(border);
   const auto mask = conv_detail::make_mask_param(h.mask.data(), MW, MW);
   const auto got = h.run([&](cudaStream_t s) {
     conv_detail::launch_column<float, C, MW, conv_detail::ShapeF32>(a, mask, s, run);
