@@ -52,14 +52,19 @@ template <int TX_, int TY_, int K_, int RY_, int MinBlocks_ = 1> struct TileShap
   static constexpr int tile_h = ty * ry;
 };
 
-// float images: 128 x 32 outputs per block, one 16-byte store per thread and row; uint8: 256 x 32
-// bytes, 8-byte stores; 1D signals: 1024 outputs per block of one row.
+// float images: 128 x 32 outputs per block, one 16-byte store per thread and row; uint8: 128 x 32
+// bytes, 4-byte stores; 1D signals: 1024 outputs per block of one row.
+// uint8 took 8 outputs a thread (256 x 32) until 2026-11-26: with K = 8 floats a thread, a
+// quarter warp's 16-byte window loads fall 32 bytes apart, twice the ideal wavefronts (Nsight
+// Compute). With 4, `ladder tune convolution` (H200, 2026-11-26) took uint8 RGB 3840 x 2160 5 x 5
+// from 64.34 to 58.3 us and a 1920 x 1080 RGB picture from 20.51 to 17.54 us at 3 x 3 and from
+// 88.29 to 74.59 us at 15 x 15 (`row_reuse_rgb_k8` keeps the old shape).
 using ShapeF32 = TileShape<32, 8, 4, 4>;
 // Float images of one channel with masks 7 and 9 wide: the same tile with registers capped for 8
 // blocks per SM (32 a thread; 64 and 40 uncapped). `ladder tune convolution`, H200, 2026-11-26:
 // see launch_library_width (api.cu).
 using ShapeF32Capped = TileShape<32, 8, 4, 4, 8>;
-using ShapeU8 = TileShape<32, 8, 8, 4>;
+using ShapeU8 = TileShape<32, 8, 4, 4>;
 using Shape1d = TileShape<256, 1, 4, 1>;
 
 constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }

@@ -604,7 +604,7 @@ void launch_row_reuse_rows_2d(const Buffers2d& b, cudaStream_t s) {
   if (p.element == Element::f32 && p.channels == 1)
     return launch_study_widths<float, 1, TileShape<32, 8, 4, RY>, St, true>(b, s);
   if (p.element == Element::u8 && p.channels == 3)
-    return launch_study_widths<std::uint8_t, 3, TileShape<32, 8, 8, RY>, St, true>(b, s);
+    return launch_study_widths<std::uint8_t, 3, TileShape<32, 8, 4, RY>, St, true>(b, s);
   throw std::logic_error("row_reuse_ry: unsupported problem");
 }
 
@@ -621,10 +621,10 @@ template <class Shape> void launch_row_reuse_shape_2d(const Buffers2d& b, cudaSt
   launch_study_widths<float, 1, Shape, conv_detail::Staging::vector_interior, true>(b, s);
 }
 
-// 8m, 8n. uint8 RGB with 4 outputs a thread instead of 8: a warp's 16-byte window loads then fall
-// on consecutive 16-byte words (4 shared-memory wavefronts a load instead of 8, the replays
-// Nsight Compute found on the uint8 kernel), for more window loads per output. Tiles 128 x 32
-// (32 x 8 threads, 4 rows each) or 256 x 32 (64 x 4 threads, 8 rows each).
+// 8k, 8l. Other uint8 RGB shapes: 8 outputs a thread (the library's shape until 2026-11-26, when
+// 4 outputs a thread put a warp's 16-byte window loads on consecutive 16-byte words: 4
+// shared-memory wavefronts a load instead of 8), and 4 outputs a thread on tiles 256 x 32
+// (64 x 4 threads, 8 rows each).
 const char* rgb_images_only(const Problem2d& p) {
   return p.element == Element::u8 && p.channels == 3 ? nullptr : "uint8 images of 3 channels";
 }
@@ -1232,16 +1232,16 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = float_images_only,
              .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<64, 4, 4, 4>>},
-      Rung2d{.info = {.name = "row_reuse_rgb_k4",
-                      .idea = "uint8: 4 outputs a thread (consecutive 16-byte window loads), "
-                              "128 x 32 tiles",
+      Rung2d{.info = {.name = "row_reuse_rgb_k8",
+                      .idea = "uint8: 8 outputs a thread, 256 x 32 tiles (the library's shape "
+                              "before: a quarter warp's window loads 32 bytes apart)",
                       .role = Role::variant,
                       .variant_of = "row_reuse",
-                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
-                                  {"outputs_per_thread", 4}}},
+                      .params = {{{"tile_scalars", 256}, {"tile_rows", 32}, {"threads", 256},
+                                  {"outputs_per_thread", 8}}},
                       .block_threads = 256},
              .unsupported = rgb_images_only,
-             .launch = launch_row_reuse_rgb_shape_2d<conv_detail::TileShape<32, 8, 4, 4>>},
+             .launch = launch_row_reuse_rgb_shape_2d<conv_detail::TileShape<32, 8, 8, 4>>},
       Rung2d{.info = {.name = "row_reuse_rgb_k4_w256",
                       .idea = "uint8: 4 outputs a thread, 256 x 32 tiles (64 x 4 threads, 8 rows "
                               "each)",
