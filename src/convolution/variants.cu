@@ -608,7 +608,7 @@ void launch_row_reuse_rows_2d(const Buffers2d& b, cudaStream_t s) {
   throw std::logic_error("row_reuse_ry: unsupported problem");
 }
 
-// 8g .. 8k. Other tile shapes for float images of one channel, interior staging and row reuse:
+// 8g .. 8j. Other tile shapes for float images of one channel, interior staging and row reuse:
 // registers capped for 8 or 7 blocks per SM (32 or 36 a thread; uncapped the kernels take 40 to
 // 64, 4 to 6 blocks per SM; the library caps 7 x 7 and 9 x 9), and tiles 256 scalars wide (a
 // warp's two 512-byte row segments side by side, half as many tile edges per row) of 32 or 16
@@ -633,7 +633,7 @@ template <class Shape> void launch_row_reuse_rgb_shape_2d(const Buffers2d& b, cu
   launch_study_widths<std::uint8_t, 3, Shape, conv_detail::Staging::vector_interior, true>(b, s);
 }
 
-// 8d. No shared memory: each thread reads its RY + MW - 1 input rows straight from global memory
+// 8e, 8f. No shared memory: each thread reads its RY + MW - 1 input rows straight from global memory
 // as 16-byte loads, the halo from L1 (window.cuh). Float images of one channel, square masks up
 // to 9 x 9.
 const char* window_2d_fits(const Problem2d& p) {
@@ -657,7 +657,7 @@ template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s)
   }
 }
 
-// 8g, 8h. The column walk (column.cuh): each block walks a run of tiles down its tile column and
+// 8m, 8n. The column walk (column.cuh): each block walks a run of tiles down its tile column and
 // stages the next tile's rows by cp.async while it computes this one. Float images of one
 // channel, square masks of the widths the study runs. Tiles: 0 = runs that fill the resident grid
 // once, else that many tiles per block.
