@@ -245,18 +245,9 @@ TEST(Gemm, EverySplitCountAndBothSplitSums) {
             c, stream, ++seed,
             [&](const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* out,
                 std::int64_t ldc) {
-              gemm_detail::Params prm;
-              prm.m = c.m;
-              prm.n = c.n;
-              prm.k = c.k;
-              prm.alpha = c.alpha;
-              prm.beta = c.beta;
-              prm.a = a;
-              prm.lda = lda;
-              prm.b = b;
-              prm.ldb = ldb;
-              prm.c = out;
-              prm.ldc = ldc;
+              const gemm_detail::Params prm{.m = c.m, .n = c.n, .k = c.k, .alpha = c.alpha,
+                                            .beta = c.beta, .a = a, .lda = lda, .b = b,
+                                            .ldb = ldb, .c = out, .ldc = ldc};
               gemm_detail::launch_any_layout<gemm_detail::WideAsync3>(
                   prm, !a_t, false, false, {.group_m = 8, .splits = splits, .split_sum = sum},
                   stream);
