@@ -59,10 +59,10 @@ namespace {
 inline constexpr int interior_staging_widest = 9;
 
 // The widths whose float one-channel kernels take ShapeF32Capped (registers for 8 blocks per
-// SM). `ladder tune convolution`, H200, 2026-11-26, 8192^2: 7 x 7 in 184.7 us capped against
-// 193.9 us uncapped (64 registers) in an earlier run of the same day, 9 x 9 245.3 against 249.1;
-// 3 x 3 and 5 x 5 lost (152.6 against 148.4 us, 154.2 against 152.4); 15 x 15 (610.1 against
-// 615.6 us) spills 56 bytes a thread capped and stays uncapped.
+// SM). `ladder tune convolution`, H200, 2026-11-26, 8192^2, capped against uncapped in one run:
+// 7 x 7 184.8 against 192.6 us (64 registers uncapped), 9 x 9 244.9 against 250.8 us; 3 x 3 and
+// 5 x 5 lost (152.9 against 148.7 us, 154.4 against 152.1); 15 x 15 (609.9 against 615.5 us)
+// spills 56 bytes a thread capped and stays uncapped.
 template <class T, int C, int MW> constexpr bool capped_registers() {
   return sizeof(T) == 4 && C == 1 && (MW == 7 || MW == 9);
 }
