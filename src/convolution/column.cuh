@@ -17,24 +17,12 @@
 #pragma once
 
 #include "convolution/tiled.cuh"
+#include "core/async_copy.cuh"
 #include "core/resident_grid.hpp"
 
 #include <algorithm>
 
 namespace ladder::conv_detail {
-
-__device__ __forceinline__ void cp_async_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-// Waits until at most N committed groups of this thread's copies are still in flight.
-template <int N> __device__ __forceinline__ void cp_async_wait_pending() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-#endif
-}
 
 template <int MW, class S> struct ColumnRing {
   static constexpr int halo_rows = MW / 2;
@@ -108,7 +96,7 @@ __global__ void __launch_bounds__(S::threads)
   // The first tile's window: ring rows 0 .. TH + MH - 2 hold image rows from y_first - MH / 2.
   stage_ring_rows<T, C, S>(a, ring, Ring::rows, g, columns_fast, g0,
                            first * S::tile_h - Ring::halo_rows, S::tile_h + MW - 1, 0);
-  cp_async_commit();
+  core::commit_copies();
   int top = 0; // the ring row of this tile's first window row
   for (std::int64_t t = first; t < end; ++t) {
     const std::int64_t y0 = t * S::tile_h;
@@ -120,10 +108,10 @@ __global__ void __launch_bounds__(S::threads)
         slot -= Ring::rows;
       stage_ring_rows<T, C, S>(a, ring, Ring::rows, g, columns_fast, g0,
                                y0 + S::tile_h + Ring::halo_rows, S::tile_h, slot);
-      cp_async_commit();
-      cp_async_wait_pending<1>(); // this tile's rows have landed; the next tile's may travel
+      core::commit_copies();
+      core::wait_copies<1>(); // this tile's rows have landed; the next tile's may travel
     } else {
-      cp_async_wait_pending<0>();
+      core::wait_copies<0>();
     }
     __syncthreads();
 

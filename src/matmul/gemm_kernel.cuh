@@ -34,6 +34,7 @@
 // partial k-step take guarded element loads that read 0 outside, so any shape works.
 #pragma once
 
+#include "core/async_copy.cuh"
 #include "core/resident_grid.hpp"
 #include "ladder/error.hpp"
 
@@ -41,7 +42,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-
 #include <cstdint>
 #include <type_traits>
 
@@ -209,11 +209,8 @@ __device__ __forceinline__ void copy_async_16(unsigned dst, const float* src, un
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
                "r"(src_bytes));
 }
-__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
-// Waits until at most N of this thread's most recent commit groups are still in flight.
-template <int N> __device__ __forceinline__ void wait_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
+using core::commit_copies;
+using core::wait_copies;
 
 // One operand's bx x bk tile copied asynchronously into the same shared layout as TileLoader's
 // ([bk][stride], k-major). A k-contiguous operand is turned element by element (4-byte copies):
@@ -685,13 +682,13 @@ inline void scale(float* c, std::int64_t m, std::int64_t n, std::int64_t ldc, fl
   LADDER_CUDA(cudaGetLastError());
 }
 
-// How a product is cut into launches: the tile order and the split over k.
 // How the splits of a tile add up (see the kernel's header): `atomic` adds into C scaled
 // first; `cluster` in a thread-block cluster where the device has clusters and the splits fit one
 // (8 blocks), atomic adds otherwise.
 enum class SplitSum { atomic, cluster };
 inline constexpr std::int64_t max_cluster_splits = 8; // the portable cluster size
 
+// How a product is cut into launches: the tile order and the split over k.
 struct Schedule {
   int group_m = 8;
   std::int64_t splits = 1; // k split over this many blocks per tile
