@@ -30,8 +30,13 @@
 //     2026-11-26: 1000^3 in 99.3 us against 73.7 us by atomics, 4097 x 4095 x 4093 in 3.461
 //     against 3.226 ms), so the library keeps the atomics.
 // Tiles that lie wholly inside the matrices take unguarded loads (16-byte when `Vec`: both
-// pointers 16-byte aligned and both leading dimensions multiples of 4); edge tiles and the last
-// partial k-step take guarded element loads that read 0 outside, so any shape works.
+// pointers 16-byte aligned and both leading dimensions multiples of 4). Edge tiles (crossing m or
+// n) take the same loads with the part outside masked, the mask worked out once per tile: which
+// of a thread's lines or elements lie inside does not change along k. (They took guarded loads
+// at every k-step before, each element's index and bounds computed anew: the edge tiles ran
+// slower than the rest, and a product whose edge tiles share the GPU's one wave with the others,
+// 1000^3 in 128 tiles, ran at their pace.) The last partial k-step takes guarded element loads
+// that read 0 outside, so any shape works.
 #pragma once
 
 #include "core/async_copy.cuh"
@@ -48,11 +53,14 @@
 namespace ladder::gemm_detail {
 
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
-          bool Quadrants, int MinBlocks, bool Steady = false>
+          bool Quadrants, int MinBlocks, bool Steady = false, bool EdgeMasks = true>
 struct Policy {
   static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
                        tn = TN, stages = Stages, min_blocks = MinBlocks;
   static constexpr bool quadrants = Quadrants, steady = Steady;
+  // Edge tiles of the steady and asynchronous loops take masked loads (set once per tile); off,
+  // they take guarded loads at every k-step (the loops as they were first measured).
+  static constexpr bool edge_masks = EdgeMasks;
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
   static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
@@ -65,6 +73,17 @@ struct Policy {
   static_assert(!steady || stages == 2, "steady picks the two-buffer loop (async ones are steady)");
   static_assert(!(steady || async) || bk % 2 == 0,
                 "the steady loops need an even number of k per step (fragment buffers alternate)");
+};
+
+// The same policy with edge tiles on guarded loads: what a product without edge tiles runs
+// (launch() below), so that its kernel is the single k-loop with no masked copy beside it.
+template <class P> struct WithoutEdgeMasks;
+template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
+          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks>
+struct WithoutEdgeMasks<
+    Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady, EdgeMasks>> {
+  using type = Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady,
+                      false>;
 };
 
 // What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
@@ -106,6 +125,11 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct TileLoader
   const float* next;
   std::int64_t step = 0; // elements between consecutive k-steps
   std::int64_t pass = 0; // elements between a thread's consecutive vectors
+  // Edge tiles (see load_masked): how much of this thread's loads lies inside the operand across
+  // x, the same at every k-step. k-contiguous: vectors j < inside_vectors are on lines inside;
+  // as stored: the first inside_elements elements of every vector are inside.
+  int inside_vectors = per_thread;
+  int inside_elements = width;
 
   // Vector j of this thread: consecutive threads take consecutive words along the contiguous
   // extent (coalesced), `line` is the other index.
@@ -115,14 +139,41 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct TileLoader
     pos = (v % per_line) * width;
   }
 
+  // Masked (edge tiles, for load_masked): the masks are set from x_end, the operand's extent
+  // across x (m for A, n for B), and a thread whose loads all lie outside starts on the tile's
+  // first line or element instead, so that every address it forms is inside the operand.
+  template <bool Masked = false>
   __device__ __forceinline__ void start(const float* p, std::int64_t ld, std::int64_t x0,
-                                        std::int64_t k0, int tid) {
+                                        std::int64_t k0, std::int64_t x_end, int tid) {
     int line, pos;
     coords(tid, 0, line, pos);
-    const std::int64_t outer = (KContig ? x0 : k0) + line, inner = (KContig ? k0 : x0) + pos;
-    next = p + outer * ld + inner;
     step = KContig ? BK : BK * ld;
     pass = Threads / per_line * ld;
+    if constexpr (!Masked) {
+      const std::int64_t outer = (KContig ? x0 : k0) + line, inner = (KContig ? k0 : x0) + pos;
+      next = p + outer * ld + inner;
+      return;
+    }
+    const std::int64_t x = x0 + (KContig ? line : pos), left = x_end - x;
+    if constexpr (KContig) {
+      constexpr int lines_apart = Threads / per_line; // between a thread's consecutive vectors
+      inside_vectors = left <= 0 ? 0
+                       : left >= std::int64_t{per_thread} * lines_apart
+                           ? per_thread
+                           : static_cast<int>((left + lines_apart - 1) / lines_apart);
+    } else {
+      inside_elements = left <= 0 ? 0 : left < width ? static_cast<int>(left) : width;
+    }
+    const std::int64_t x_start = left > 0 ? x : x0;
+    next = KContig ? p + x_start * ld + k0 + pos : p + (k0 + line) * ld + x_start;
+  }
+
+  // Vector j of this thread's registers, from one 16-byte load.
+  __device__ __forceinline__ void put(int j, const float4& v) {
+    regs[j][0] = v.x;
+    regs[j][1] = v.y;
+    regs[j][2] = v.z;
+    regs[j][3] = v.w;
   }
 
   // Loads the next k-step (the one after the previous load) of a tile that lies wholly inside
@@ -131,17 +182,44 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct TileLoader
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) {
       const float* q = next + j * pass;
-      if constexpr (Vec) {
-        const float4 v = __ldg(reinterpret_cast<const float4*>(q));
-        regs[j][0] = v.x;
-        regs[j][1] = v.y;
-        regs[j][2] = v.z;
-        regs[j][3] = v.w;
-      } else {
+      if constexpr (Vec)
+        put(j, __ldg(reinterpret_cast<const float4*>(q)));
+      else
         regs[j][0] = __ldg(q);
+    }
+    next += step;
+  }
+
+  // The next k-step of an edge tile (one that crosses x_end) whose k-step lies inside k: the
+  // checks across x were made once by start(), so the step costs a compare per vector, not the
+  // index arithmetic of load_guarded; 0 outside.
+  __device__ __forceinline__ void load_masked() {
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+      const float* q = next + j * pass;
+      if constexpr (KContig) {
+        if constexpr (Vec)
+          put(j, j < inside_vectors ? __ldg(reinterpret_cast<const float4*>(q))
+                                    : make_float4(0.0f, 0.0f, 0.0f, 0.0f));
+        else
+          regs[j][0] = j < inside_vectors ? __ldg(q) : 0.0f;
+      } else if (Vec && inside_elements == width) {
+        put(j, __ldg(reinterpret_cast<const float4*>(q)));
+      } else {
+#pragma unroll
+        for (int e = 0; e < width; ++e)
+          regs[j][e] = e < inside_elements ? __ldg(q + e) : 0.0f;
       }
     }
     next += step;
+  }
+
+  // load_full on tiles inside the matrices, load_masked on edge tiles.
+  template <bool Masked> __device__ __forceinline__ void load_inside_k() {
+    if constexpr (Masked)
+      load_masked();
+    else
+      load_full();
   }
 
   // Loads the k-step at k0 (the one after the previous load), reading 0 outside
@@ -235,19 +313,37 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
   unsigned dst;     // byte offset of the same in a shared stage
   std::int64_t step = 0; // elements between consecutive k-steps
   std::int64_t pass = 0; // elements between this thread's consecutive copies
+  // Edge tiles (see copy_masked): how much of this thread's copies lies inside the operand
+  // across x, the same at every k-step. Turned: copies j < inside_copies are on lines inside; as
+  // stored: the first inside_bytes bytes of every copy are inside.
+  int inside_copies = per_thread;
+  unsigned inside_bytes = 4u * Layout::width;
 
+  // Masked (edge tiles, for copy_masked): the masks are set from x_end, the operand's extent
+  // across x (m for A, n for B), and a thread whose copies all lie outside starts on the tile's
+  // first line or element instead, so that every address it forms is inside the operand.
+  template <bool Masked>
   __device__ __forceinline__ void start(const float* p, std::int64_t ld, std::int64_t x0,
-                                        std::int64_t k0, int tid) {
+                                        std::int64_t k0, std::int64_t x_end, int tid) {
     if constexpr (KContig) {
       const int k = tid % BK, x = tid / BK;
-      src = p + (x0 + x) * ld + k0 + k;
+      const std::int64_t left = Masked ? x_end - (x0 + x) : 1;
+      inside_copies = left <= 0 ? 0
+                      : left >= std::int64_t{passes} * lines_per_pass
+                          ? passes
+                          : static_cast<int>((left + lines_per_pass - 1) / lines_per_pass);
+      src = p + (left > 0 ? x0 + x : x0) * ld + k0 + k;
       dst = 4u * static_cast<unsigned>(k * stride + x);
       step = BK;
       pass = lines_per_pass * ld;
     } else {
       int line, pos;
       Layout::coords(tid, 0, line, pos);
-      src = p + (k0 + line) * ld + x0 + pos;
+      const std::int64_t left = Masked ? x_end - (x0 + pos) : Layout::width;
+      inside_bytes = left <= 0 ? 0u
+                               : 4u * static_cast<unsigned>(left < Layout::width ? left
+                                                                                 : Layout::width);
+      src = p + (k0 + line) * ld + (left > 0 ? x0 + pos : x0);
       dst = 4u * static_cast<unsigned>(line * stride + pos);
       step = BK * ld;
       pass = Threads / Layout::per_line * ld;
@@ -269,6 +365,33 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
         copy_async_4(stage + dst + j * dst_step, src + j * pass);
     }
     src += step;
+  }
+
+  // The next k-step of an edge tile (one that crosses x_end) whose k-step lies inside k: the
+  // checks across x were made once by start(), so a copy costs a compare at most, not the
+  // index arithmetic of copy_guarded. Outside: zeros, read from nowhere (size 0 at an address
+  // inside the operand).
+  __device__ __forceinline__ void copy_masked(unsigned stage) {
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+      if constexpr (KContig) {
+        const bool inside = j < inside_copies;
+        copy_async_4(stage + dst + j * dst_step, inside ? src + j * pass : src, inside ? 4u : 0u);
+      } else if constexpr (Vec) {
+        copy_async_16(stage + dst + j * dst_step, src + j * pass, inside_bytes);
+      } else {
+        copy_async_4(stage + dst + j * dst_step, src + j * pass, inside_bytes);
+      }
+    }
+    src += step;
+  }
+
+  // copy_full on tiles inside the matrices, copy_masked on edge tiles.
+  template <bool Masked> __device__ __forceinline__ void copy_inside_k(unsigned stage) {
+    if constexpr (Masked)
+      copy_masked(stage);
+    else
+      copy_full(stage);
   }
 
   // The same for the k-step at k0 of any tile: elements outside [0, x_end) x [0, k_end) are
@@ -379,11 +502,12 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
   const int warp_m = warp / P::warps_n, warp_n = warp % P::warps_n;
   const int lane_m = lane / P::lanes_n, lane_n = lane % P::lanes_n;
   const bool m_inside = m0 + P::bm <= prm.m, n_inside = n0 + P::bn <= prm.n;
+  const bool tile_inside = m_inside && n_inside;
 
   ALoader a_loader;
   BLoader b_loader;
-  a_loader.start(prm.a, prm.lda, m0, k_begin, tid);
-  b_loader.start(prm.b, prm.ldb, n0, k_begin, tid);
+  a_loader.start(prm.a, prm.lda, m0, k_begin, prm.m, tid);
+  b_loader.start(prm.b, prm.ldb, n0, k_begin, prm.n, tid);
   const auto load = [&](std::int64_t k0) {
     const bool k_inside = k0 + P::bk <= k_end;
     a_loader.load(prm.a, prm.lda, m0, k0, prm.m, k_end, m_inside && k_inside, tid);
@@ -445,71 +569,86 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
     constexpr int stage_bytes = 4 * S::stage_floats, ring_bytes = stage_bytes * P::stages;
     const unsigned window = static_cast<unsigned>(__cvta_generic_to_shared(smem));
     const std::int64_t steps = k_end > k_begin ? (k_end - k_begin + P::bk - 1) / P::bk : 0;
-    const std::int64_t full_steps = m_inside && n_inside ? (k_end - k_begin) / P::bk : 0;
-    ACopier a_copy;
-    BCopier b_copy;
-    a_copy.start(prm.a, prm.lda, m0, k_begin, tid);
-    b_copy.start(prm.b, prm.ldb, n0, k_begin, tid);
-    int write = 0, read = 0; // byte offsets of the stages being filled and read
-    const auto next_stage = [](int& offset) {
-      offset += stage_bytes;
-      if (offset == ring_bytes)
-        offset = 0;
-    };
-    // Step u's copies (any step: full, guarded or none past the end), then one commit group,
-    // empty or not, so that the group count always matches the step count.
-    const auto issue = [&](std::int64_t u) {
-      if (u < full_steps) {
-        a_copy.copy_full(window + write);
-        b_copy.copy_full(window + write + 4 * ALoader::smem_floats);
-      } else if (u < steps) {
-        const std::int64_t k0 = k_begin + u * P::bk;
-        a_copy.copy_guarded(window + write, prm.a, prm.lda, m0, k0, prm.m, k_end, tid);
-        b_copy.copy_guarded(window + write + 4 * ALoader::smem_floats, prm.b, prm.ldb, n0, k0,
-                            prm.n, k_end, tid);
-      }
-      commit_copies();
-      next_stage(write);
-    };
-    // One k-step on the stage at `read`; `more`: a step follows it.
-    const auto step = [&](auto more_tag) {
-      constexpr bool more = decltype(more_tag)::value;
-#pragma unroll
-      for (int kk = 0; kk < P::bk; ++kk) {
-        if (kk + 1 < P::bk) {
-          load_fragments(read / 4, (kk + 1) % 2, kk + 1);
-        } else if constexpr (more) {
-          wait_copies<P::stages - 2>(); // this thread's copies of the next step have landed
-          __syncthreads();              // and everyone's; the stage just read is free
-          next_stage(read);
-          load_fragments(read / 4, 0, 0);
+    // Steps wholly inside k that take unguarded (inside tiles) or masked (edge tiles) copies.
+    const std::int64_t full_steps =
+        tile_inside || P::edge_masks ? (k_end - k_begin) / P::bk : 0;
+    // One tile's pipeline, compiled twice: for tiles inside the matrices (no check at all, and
+    // no register spent on a mask) and for edge tiles (the copies' sizes set once per tile).
+    // (A single loop choosing per step, with the masks live beside it, cost the inside tiles
+    // more: 4096^3 on the huge tile 2.806 ms against 2.688 before masks, `ladder run matmul`,
+    // H200, 2026-11-26, two hosts. Compiled twice it still costs them a little, so products
+    // without edge tiles run the policy without masks: see launch().)
+    const auto pipeline = [&](auto masked_tag) {
+      constexpr bool masked = decltype(masked_tag)::value;
+      ACopier a_copy;
+      BCopier b_copy;
+      a_copy.template start<masked>(prm.a, prm.lda, m0, k_begin, prm.m, tid);
+      b_copy.template start<masked>(prm.b, prm.ldb, n0, k_begin, prm.n, tid);
+      int write = 0, read = 0; // byte offsets of the stages being filled and read
+      const auto next_stage = [](int& offset) {
+        offset += stage_bytes;
+        if (offset == ring_bytes)
+          offset = 0;
+      };
+      // Step u's copies (any step: inside k, guarded or none past the end), then one commit
+      // group, empty or not, so that the group count always matches the step count.
+      const auto issue = [&](std::int64_t u) {
+        if (u < full_steps) {
+          a_copy.template copy_inside_k<masked>(window + write);
+          b_copy.template copy_inside_k<masked>(window + write + 4 * ALoader::smem_floats);
+        } else if (u < steps) {
+          const std::int64_t k0 = k_begin + u * P::bk;
+          a_copy.copy_guarded(window + write, prm.a, prm.lda, m0, k0, prm.m, k_end, tid);
+          b_copy.copy_guarded(window + write + 4 * ALoader::smem_floats, prm.b, prm.ldb, n0, k0,
+                              prm.n, k_end, tid);
         }
-        fmas(kk % 2);
-      }
-    };
-    if (steps > 0) {
-#pragma unroll
-      for (int u = 0; u < P::stages - 1; ++u)
-        issue(u);
-      wait_copies<P::stages - 2>();
-      __syncthreads();
-      load_fragments(read / 4, 0, 0);
-      std::int64_t t = 0;
-      // The full steps' copies need no check: their loop has no branch but its own.
-      for (; t + P::stages - 1 < full_steps; ++t) {
-        a_copy.copy_full(window + write);
-        b_copy.copy_full(window + write + 4 * ALoader::smem_floats);
         commit_copies();
         next_stage(write);
-        step(std::true_type{});
+      };
+      // One k-step on the stage at `read`; `more`: a step follows it.
+      const auto step = [&](auto more_tag) {
+        constexpr bool more = decltype(more_tag)::value;
+#pragma unroll
+        for (int kk = 0; kk < P::bk; ++kk) {
+          if (kk + 1 < P::bk) {
+            load_fragments(read / 4, (kk + 1) % 2, kk + 1);
+          } else if constexpr (more) {
+            wait_copies<P::stages - 2>(); // this thread's copies of the next step have landed
+            __syncthreads();              // and everyone's; the stage just read is free
+            next_stage(read);
+            load_fragments(read / 4, 0, 0);
+          }
+          fmas(kk % 2);
+        }
+      };
+      if (steps > 0) {
+#pragma unroll
+        for (int u = 0; u < P::stages - 1; ++u)
+          issue(u);
+        wait_copies<P::stages - 2>();
+        __syncthreads();
+        load_fragments(read / 4, 0, 0);
+        std::int64_t t = 0;
+        // The steps inside k: their loop has no branch but its own.
+        for (; t + P::stages - 1 < full_steps; ++t) {
+          a_copy.template copy_inside_k<masked>(window + write);
+          b_copy.template copy_inside_k<masked>(window + write + 4 * ALoader::smem_floats);
+          commit_copies();
+          next_stage(write);
+          step(std::true_type{});
+        }
+        for (; t + 1 < steps; ++t) { // the partial last step, the pipeline's drain
+          issue(t + P::stages - 1);
+          step(std::true_type{});
+        }
+        step(std::false_type{});
+        wait_copies<0>(); // nothing left in flight when the block ends
       }
-      for (; t + 1 < steps; ++t) { // edge tiles, the partial last step, the pipeline's drain
-        issue(t + P::stages - 1);
-        step(std::true_type{});
-      }
-      step(std::false_type{});
-      wait_copies<0>(); // nothing left in flight when the block ends
-    }
+    };
+    if (tile_inside || !P::edge_masks)
+      pipeline(std::false_type{});
+    else if constexpr (P::edge_masks)
+      pipeline(std::true_type{});
   } else if constexpr (P::steady) {
     // The steady loop. Profiling the loop below (Nsight Compute, 4096^3 on an H200) put about a
     // tenth of the stall samples at its head: the per-step choice between full and guarded
@@ -521,50 +660,67 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
     // crossed and its first fragments requested before the FMAs of this step's last k, which
     // hide their latency (the order CUTLASS's pipelined SIMT main loop uses).
     const std::int64_t steps = k_end > k_begin ? (k_end - k_begin + P::bk - 1) / P::bk : 0;
-    const std::int64_t full_steps = m_inside && n_inside ? (k_end - k_begin) / P::bk : 0;
-    int cur = 0, nxt = S::stage_floats;
-    // One k-step on buffer `cur`; `more`: the next step's tile is in the loaders' registers.
-    const auto step = [&](auto more_tag) {
-      constexpr bool more = decltype(more_tag)::value;
+    // Steps wholly inside k that take unguarded (inside tiles) or masked (edge tiles) copies.
+    const std::int64_t full_steps =
+        tile_inside || P::edge_masks ? (k_end - k_begin) / P::bk : 0;
+    // One tile's k-loop, compiled twice as the asynchronous pipeline is: for tiles inside the
+    // matrices and for edge tiles (masks set once per tile).
+    const auto k_loop = [&](auto masked_tag) {
+      constexpr bool masked = decltype(masked_tag)::value;
+      if constexpr (masked) { // the loaders again, now with their masks
+        a_loader.template start<true>(prm.a, prm.lda, m0, k_begin, prm.m, tid);
+        b_loader.template start<true>(prm.b, prm.ldb, n0, k_begin, prm.n, tid);
+      }
+      int cur = 0, nxt = S::stage_floats;
+      // One k-step on buffer `cur`; `more`: the next step's tile is in the loaders' registers.
+      const auto step = [&](auto more_tag) {
+        constexpr bool more = decltype(more_tag)::value;
 #pragma unroll
-      for (int kk = 0; kk < P::bk; ++kk) {
-        if (kk + 1 < P::bk) {
-          load_fragments(cur, (kk + 1) % 2, kk + 1);
-        } else if constexpr (more) {
-          a_loader.store(smem + nxt, tid);
-          b_loader.store(smem + nxt + ALoader::smem_floats, tid);
-          __syncthreads();
-          load_fragments(nxt, 0, 0);
+        for (int kk = 0; kk < P::bk; ++kk) {
+          if (kk + 1 < P::bk) {
+            load_fragments(cur, (kk + 1) % 2, kk + 1);
+          } else if constexpr (more) {
+            a_loader.store(smem + nxt, tid);
+            b_loader.store(smem + nxt + ALoader::smem_floats, tid);
+            __syncthreads();
+            load_fragments(nxt, 0, 0);
+          }
+          fmas(kk % 2);
         }
-        fmas(kk % 2);
+        const int t = cur;
+        cur = nxt;
+        nxt = t;
+      };
+      if (steps > 0) {
+        if (full_steps > 0) {
+          a_loader.template load_inside_k<masked>();
+          b_loader.template load_inside_k<masked>();
+        } else {
+          load(k_begin);
+        }
+        store(0);
+        __syncthreads();
+        load_fragments(cur, 0, 0);
+        std::int64_t t = 0;
+        for (; t + 1 < full_steps; ++t) { // the next step lies inside k: no branch but the loop's
+          a_loader.template load_inside_k<masked>();
+          b_loader.template load_inside_k<masked>();
+          step(std::true_type{});
+        }
+        for (; t + 1 < steps; ++t) { // the partial last step
+          a_loader.load_guarded(prm.a, prm.lda, m0, k_begin + (t + 1) * P::bk, prm.m, k_end,
+                                tid);
+          b_loader.load_guarded(prm.b, prm.ldb, n0, k_begin + (t + 1) * P::bk, prm.n, k_end,
+                                tid);
+          step(std::true_type{});
+        }
+        step(std::false_type{}); // the last step: nothing follows it
       }
-      const int t = cur;
-      cur = nxt;
-      nxt = t;
     };
-    if (steps > 0) {
-      if (full_steps > 0) {
-        a_loader.load_full();
-        b_loader.load_full();
-      } else {
-        load(k_begin);
-      }
-      store(0);
-      __syncthreads();
-      load_fragments(cur, 0, 0);
-      std::int64_t t = 0;
-      for (; t + 1 < full_steps; ++t) { // the next step's tile is inside too: no branch
-        a_loader.load_full();
-        b_loader.load_full();
-        step(std::true_type{});
-      }
-      for (; t + 1 < steps; ++t) { // edge tiles and the partial last step
-        a_loader.load_guarded(prm.a, prm.lda, m0, k_begin + (t + 1) * P::bk, prm.m, k_end, tid);
-        b_loader.load_guarded(prm.b, prm.ldb, n0, k_begin + (t + 1) * P::bk, prm.n, k_end, tid);
-        step(std::true_type{});
-      }
-      step(std::false_type{}); // the last step: nothing follows it
-    }
+    if (tile_inside || !P::edge_masks)
+      k_loop(std::false_type{});
+    else if constexpr (P::edge_masks)
+      k_loop(std::true_type{});
   } else {
     const auto compute = [&](int stage) {
       const int offset = stage * S::stage_floats;
@@ -715,8 +871,18 @@ inline bool device_has_clusters() {
 // Launches one product with policy P. prm needs m, n, k, alpha, beta, the operands and their
 // leading dimensions; the rest is filled here. Layout flags: see TileLoader (A untransposed and
 // B transposed are k-contiguous).
+// A product whose m and n are whole tiles runs the policy without edge masks: compiled beside
+// the masked loop, the inside tiles' loop ran slower (`ladder tune matmul -s 8192x8192x128`,
+// H100, 2026-11-26: the huge tile 582.9 us against 546.3 us without masks, the 64 x 128 tile
+// 422.2 against 413.6; a shape without edge tiles), while on shapes with edge tiles the masks
+// win (1000^3: 60.0 against 75.47 us, 4097 x 4095 x 4093: 3.150 against 3.312 ms, same run).
 template <class P, bool AKContig, bool BKContig, bool Vec>
 void launch(Params prm, Schedule schedule, cudaStream_t stream) {
+  if constexpr (P::edge_masks) {
+    if (prm.m % P::bm == 0 && prm.n % P::bn == 0)
+      return launch<typename WithoutEdgeMasks<P>::type, AKContig, BKContig, Vec>(prm, schedule,
+                                                                                stream);
+  }
   using S = Shared<P, AKContig, BKContig, Vec>;
   prm.tiles_m = (prm.m + P::bm - 1) / P::bm;
   prm.tiles_n = (prm.n + P::bn - 1) / P::bn;

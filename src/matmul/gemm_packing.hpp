@@ -130,13 +130,10 @@ struct DeviceRates {
   double dram_bytes_per_s = 0; // theoretical: memory clock x bus width x 2
 };
 
-// The large tile's FP32 rate per SM clock: 4096^3 in 2.858 ms on 132 SMs at 1.98 GHz (H200,
-// `ladder tune matmul`, 2026-11-25); plan()'s scores are fractions of it.
+// The reference FP32 rate per SM clock that plan()'s scores are fractions of: 4096^3 in
+// 2.858 ms on 132 SMs at 1.98 GHz (the two-buffer 128 x 128 tile, H200, `ladder tune matmul`,
+// 2026-11-25).
 inline constexpr double large_tile_flops_per_sm_clock = 184.0;
-// plan()'s scores on element loads (scalar_rate) are relative to the large tile on element loads,
-// which runs at this fraction of its rate on 16-byte loads: 4097 x 4095 x 4093 in 3.246 ms
-// against 4096^3 in 2.735 ms (H200, `ladder tune matmul`, 2026-11-26).
-inline constexpr double element_load_rate = 0.84;
 // Each launch's fixed cost, in seconds; the scratch's allocation and free count as two.
 inline constexpr double launch_seconds = 3e-6;
 // Fractions of the theoretical DRAM bandwidth the packing copies are reckoned at: the 4-byte
@@ -160,8 +157,7 @@ inline double layout_rate(bool a_k_contiguous, bool b_k_contiguous) {
 inline double kernel_seconds(std::int64_t m, std::int64_t n, std::int64_t k, bool a_k_contiguous,
                              bool b_k_contiguous, bool vector, const DeviceRates& d) {
   const Plan pl = plan(m, n, k, d.sms, vector);
-  const double rate = pl.score * (vector ? 1.0 : element_load_rate) *
-                      layout_rate(a_k_contiguous, b_k_contiguous) * d.sms *
+  const double rate = pl.score * layout_rate(a_k_contiguous, b_k_contiguous) * d.sms *
                       large_tile_flops_per_sm_clock * d.sm_clock_hz;
   return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / rate +
          launch_seconds;

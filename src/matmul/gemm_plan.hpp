@@ -2,6 +2,7 @@
 // it without a GPU): which tile shape, and over how many blocks k is split.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -13,57 +14,65 @@ struct TileShape {
   Tile tile;
   int bm, bn;
   int blocks_per_sm; // resident blocks per SM (the policy's __launch_bounds__ minimum)
-  // Throughput of one full GPU relative to the large tile's with 16-byte loads: `rate` with
-  // 16-byte loads, `scalar_rate` with element loads (rows not 16-byte aligned). Measured with
-  // `ladder tune matmul` on an H200 (2026-11-25): 4096^3 for `rate` (large 2.858 ms, wide
-  // 2.975, tall 3.14, wide_two 3.273, tall_two 3.237, small 3.374), 4097 x 4095 x 4093 for
-  // `scalar_rate` relative to large there (3.798 ms; tall 3.485, wide 3.598, wide_two 3.681,
-  // small 3.755, tall_two 3.816): tiles of 3 blocks per SM hide element loads best.
+  // Throughput of an SM full of this tile's blocks, relative to the reference rate of
+  // large_tile_flops_per_sm_clock (gemm_packing.hpp): `rate` with 16-byte loads, `scalar_rate`
+  // with element loads (rows not 16-byte aligned).
   double rate, scalar_rate;
-  // k a block's pipeline costs besides its k-loop (fill, drain, epilogue), in k units: three
-  // cp.async stages of the huge tile cost more on short k (8192 x 8192 x 128: 535.7 us against
-  // the large tile's 437.2).
-  double k_overhead = 96;
+  // The fraction of that throughput an SM reaches with one block of this tile alone (the last
+  // wave's SMs, or a product of fewer tiles than SMs): one block has fewer warps to hide
+  // latency with. 1 for a tile of one block per SM.
+  double solo;
+  // k a block's pipeline costs besides its k-loop (fill, drain, epilogue), in k units: the
+  // huge tile's three stages of 256 x 8 and 8 x 128 cost more on short k (8192 x 8192 x 128:
+  // 528.8 us against the large tile's 434.3, `ladder tune matmul`, H200, 2026-11-26-r2).
+  double k_overhead = 104;
 };
 
-// The library's policies (gemm_policies.cuh), their shapes and relative rates.
-// huge: the matmul ladder's async_copies rung, 4096^3 in 2.735 ms (0.98x cuBLAS) against the
-// large tile's 2.859; 4097 x 4095 x 4093 in 3.761 ms (ladder run matmul, H200, 2026-11-25).
-// wide and tall: their cp.async tiles (WideAsync3, TallAsync3), from `ladder tune matmul` (H200,
-// 2026-11-25; the large tile 2.879 ms at 4096^3 and 3.839 ms at 4097 x 4095 x 4093): wide 2.907
-// and 3.274 ms, tall 3.031 and 3.248 ms; a little more k overhead than the large tile's (three
-// stages to fill), so that short k (8192 x 8192 x 128) keeps the large tile. wide_two and
-// tall_two: their cp.async tiles too (WideTwoAsync3, TallTwoAsync3), at the rates measured for
-// the tiles they replaced; where both were timed the cp.async ones were as fast or faster
-// (64 x 65536 x 4096: 744.4 against 830.7 us; 65536 x 64 x 4096: 820.4 against 884.5 us).
+// The library's policies (gemm_policies.cuh), their shapes and measured rates (`ladder tune
+// matmul`, H200, bench/results/matmul-tune-h200-2026-11-26*.md):
+//   rate: 4096^3 with 16-byte loads, untransposed (the large tile is the reference: 2.858 ms;
+//     huge 2.736, wide 2.906, tall 3.029, wide_two 2.971, tall_two 3.226, small 3.376 ms);
+//   scalar_rate: 4097 x 4095 x 4093 on element loads, untransposed (-r4: huge 3.674, large
+//     3.497, wide 3.028, tall 3.235, wide_two 3.146, tall_two 3.304, small 3.712 ms), the rate
+//     that plan()'s estimate puts on each measured time: with edge tiles as fast as the others,
+//     element loads cost the cp.async tiles little (0.96 to 1.03 of their 16-byte rate) and the
+//     large tile, which loads through registers, 0.86;
+//   solo: 1000^3 (-r4), where 128 tiles of 64 x 128 or 128 x 64 (64 of 128 x 128, 256 of
+//     64 x 64) run one block to an SM: the fraction that puts plan()'s estimate on each time
+//     (wide 61.76 us, tall 64.5, wide_two 62.18, tall_two 64.26, small 63.94, large 146.9).
 inline constexpr std::array<TileShape, 7> tile_shapes = {{
-    {Tile::huge, 256, 128, 1, 1.045, 1.01, 160},
-    {Tile::large, 128, 128, 2, 1.00, 1.00},
-    {Tile::wide, 64, 128, 3, 0.99, 1.17, 104},
-    {Tile::tall, 128, 64, 3, 0.95, 1.18, 104},
-    {Tile::wide_two, 64, 128, 2, 0.87, 1.03},
-    {Tile::tall_two, 128, 64, 2, 0.88, 0.995},
-    {Tile::small, 64, 64, 4, 0.85, 1.01},
+    {Tile::huge, 256, 128, 1, 1.045, 1.042, 1.0, 160},
+    {Tile::large, 128, 128, 2, 1.00, 0.86, 0.685, 96},
+    {Tile::wide, 64, 128, 3, 0.983, 1.0, 0.86},
+    {Tile::tall, 128, 64, 3, 0.944, 0.945, 0.855},
+    {Tile::wide_two, 64, 128, 2, 0.962, 0.961, 0.87},
+    {Tile::tall_two, 128, 64, 2, 0.886, 0.915, 0.915},
+    {Tile::small, 64, 64, 4, 0.847, 0.813, 0.48, 96},
 }};
 
 struct Plan {
   Tile tile = Tile::large;
   std::int64_t splits = 1;
-  double score = 0; // estimated fraction of the large tile's full-GPU rate
+  double score = 0; // estimated fraction of the reference rate over the whole GPU
 };
 
-// Each candidate (tile shape x split count) is scored by the fraction of the GPU's block slots
-// its last wave fills, the fraction of its tiles' area inside C, the tile's rate, and how much
-// of a block's time its k-loop is (k per block / (k per block + the tile's k_overhead): the
-// pipeline's fill and the epilogue weigh on short k); a split costs a little more (C scaled first, atomic
-// adds) and needs at least min_split_k of k per block. `vector_loads`: the operands allow
-// 16-byte loads.
 // Whether 16-byte loads apply to an operand: its base 16-byte aligned and every row starting on
 // a 16-byte boundary.
 inline bool vector_ok(const void* p, std::int64_t ld) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0;
 }
 
+// Each candidate (tile shape x split count) is scored by the reference-rate fraction its waves
+// reach, the fraction of its tiles' area inside C, and how much of a block's time its k-loop is
+// (k per block / (k per block + the tile's k_overhead): the pipeline's fill and the epilogue
+// weigh on short k); a split costs a little more (C scaled first, atomic adds) and needs at
+// least min_split_k of k per block. The waves: every wave but the last fills all SMs
+// (blocks_per_sm each) at the tile's rate; the last one's busiest SM holds r blocks and runs at
+// min(1, r x solo) of that rate, so a last wave of one block per SM takes 1 / solo of a full
+// wave's time per block, not a full wave's time. `vector_loads`: the operands allow 16-byte
+// loads. (The first version charged every partial wave a full wave's time; once edge tiles ran
+// as fast as the rest, 1000^3 measured 61.76 us on 128 unsplit 64 x 128 tiles against 69.1 us
+// for the split it chose.)
 inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
                  bool vector_loads = true) {
   constexpr std::int64_t min_split_k = 256, max_splits = 64;
@@ -80,12 +89,16 @@ inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
       if (splits > 1 && k / splits < min_split_k)
         break;
       const std::int64_t blocks = tiles * splits;
-      const std::int64_t waves = (blocks + slots - 1) / slots;
-      const double fill = static_cast<double>(blocks) / static_cast<double>(waves * slots);
+      const std::int64_t full_waves = (blocks - 1) / slots;
+      const std::int64_t last = (blocks - full_waves * slots + sms - 1) / sms; // busiest SM
+      // Time in units of one block's work at the reference rate on one SM.
+      const double time = static_cast<double>(full_waves * t.blocks_per_sm) / rate +
+                          static_cast<double>(last) /
+                              (rate * std::min(1.0, static_cast<double>(last) * t.solo));
+      const double waves = static_cast<double>(blocks) / static_cast<double>(sms) / time;
       const double k_block = static_cast<double>((k + splits - 1) / splits);
       const double k_share = k_block / (k_block + t.k_overhead);
-      const double score =
-          fill * inside * rate * k_share * (splits > 1 ? split_cost : 1.0);
+      const double score = waves * inside * k_share * (splits > 1 ? split_cost : 1.0);
       if (score > best.score + 1e-9)
         best = {t.tile, splits, score};
     }

@@ -48,6 +48,10 @@ using Large = Policy<128, 128, 8, 2, 4, 8, 8, 2, true, 2, true>; // 8 warps of 8
 // H200, 2026-11-25).
 using HugeAsync3 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1>;
 using HugeAsync4 = Policy<256, 128, 8, 4, 2, 16, 8, 4, true, 1>;
+// Faster than Large4Warps at 4096^3 (2.729 against 2.86 ms, H200, 2026-11-26) and on element
+// loads (4097 x 4095 x 4093: 3.096 against 3.497 ms, -r4), but not taken: as the library's
+// large tile (with the edge masks compiled beside its loop) it ran 8192 x 8192 x 128 in 556.2 us
+// against Large4Warps' 483.7 (H100, 2026-11-26), and without masks it was not measured again.
 using Large4WarpsAsync3 = Policy<128, 128, 8, 2, 2, 8, 16, 3, true, 2>;
 using WideAsync3 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3>;
 using TallAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 3>;
@@ -58,12 +62,20 @@ using TallAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 3>;
 using WideTwoAsync3 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 2>;
 using TallTwoAsync3 = Policy<128, 64, 8, 2, 2, 8, 8, 3, true, 2>;
 // Shapes for products of one block per SM (1000^3: 128 tiles of 64 x 128; 2000^3: 128 of
-// 256 x 128), where cuBLAS is furthest ahead: its 1000^3 kernel lays the 64 x 128 tile's 4 warps
-// side by side along n (bench/results/matmul-cublas-kernels-h200-2026-11-25.md); 16-deep k-steps
-// halve the barriers a block waits at; a fourth buffer keeps one more step in flight.
+// 256 x 128), where cuBLAS is furthest ahead: its 1000^3 kernel is named 64 x 128 with warps
+// 1 x 4 (bench/results/matmul-cublas-kernels-h200-2026-11-25.md); 16-deep k-steps halve the
+// barriers a block waits at; a fourth buffer keeps one more step in flight.
+// WideTwoAsync3Warps1x4 reads those names in ladder's row-major terms; cuBLAS's are column-major
+// (it computes C^T), so its tile is 128 x 64 here with its 4 warps stacked along m:
+// TallTwoAsync3Warps4x1 (1000^3: 63.74 us against 62.18 for WideTwoAsync3, `ladder tune matmul`,
+// H200, 2026-11-26-r5: not faster either).
 using WideTwoAsync3Warps1x4 = Policy<64, 128, 8, 1, 4, 8, 8, 3, true, 2>;
+using TallTwoAsync3Warps4x1 = Policy<128, 64, 8, 4, 1, 8, 8, 3, true, 2>;
 using WideTwoAsync3K16 = Policy<64, 128, 16, 2, 2, 8, 8, 3, true, 2>;
 using WideTwoAsync4 = Policy<64, 128, 8, 2, 2, 8, 8, 4, true, 2>;
 using HugeAsync3K16 = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1>;
+// Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
+using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
+using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, false>;
 
 } // namespace ladder::gemm_detail

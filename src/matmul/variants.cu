@@ -556,6 +556,13 @@ std::span<const Rung> registry() {
           Role::beyond),
       policy_rung<gd::HugeAsync4, 8, 1>("huge_async4", "256x128 tiles, 4 shared buffers",
                                         Role::variant, "async_copies"),
+      policy_rung<gd::HugeAsync3GuardedEdges, 8, 1>(
+          "async_copies_guarded_edges",
+          "edge tiles on guarded loads at every k-step (no masks set once per tile)",
+          Role::variant, "async_copies"),
+      policy_rung<gd::WideAsync3GuardedEdges, 8, 1>(
+          "wide_async3_guarded_edges", "64x128 tiles, 3 blocks/SM, edge tiles guarded per step",
+          Role::variant, "async_copies"),
       policy_rung<gd::Large4WarpsAsync3, 8, 1>(
           "large_4warps_async3", "128x128 tiles of 4 warps (8x16 each), 3 buffers",
           Role::variant, "async_copies"),
@@ -569,11 +576,14 @@ std::span<const Rung> registry() {
       policy_rung<gd::TallTwoAsync3, 8, 1>("tall_two_async3",
                                            "128x64 tiles, 2 blocks/SM, 3 buffers",
                                            Role::variant, "async_copies"),
+      policy_rung<gd::TallTwoAsync3Warps4x1, 8, 1>(
+          "tall_two_async3_4x1", "128x64 tiles, 2 blocks/SM, 3 buffers, warps 4x1 (32x64 each)",
+          Role::variant, "async_copies"),
       policy_rung<gd::TallAsync3, 8, 2>("tall_async3_split_k2",
                                         "128x64 cp.async tiles with k split over 2 blocks",
                                         Role::variant, "async_copies"),
-      // The library's choice at 1000^3 (gemm_plan.hpp): its k split added up by atomic adds
-      // into C scaled first, and the same in a thread-block cluster (measured slower).
+      // 1000^3 split over k, added up by atomic adds into C scaled first, and the same in a
+      // thread-block cluster (measured slower); the library runs 1000^3 unsplit (gemm_plan.hpp).
       policy_rung<gd::WideAsync3, 8, 3>(
           "wide_async3_split_k3",
           "64x128 cp.async tiles, k split over 3 blocks adding into C with atomics (C scaled "

@@ -101,7 +101,7 @@ TEST(GemmPlan, LargeTilesForLargeSquaresNarrowTilesForNarrowMatrices) {
   const int h200_sms = 132;
   const auto big = plan(4096, 4096, 4096, h200_sms);
   EXPECT_EQ(big.tile, Tile::huge); // 16 x 32 tiles of 256 x 128, 1 per SM: 3.9 waves
-  // Short k: the three-stage pipeline's fill weighs; the two-buffer large tile wins.
+  // Short k: the huge tile's deeper pipeline fill weighs; the large tile wins.
   EXPECT_EQ(plan(8192, 8192, 128, h200_sms).tile, Tile::large);
   EXPECT_EQ(big.splits, 1);
   // n = 64 (m = 64): half tiles, no split (k per block stays long).
@@ -110,8 +110,14 @@ TEST(GemmPlan, LargeTilesForLargeSquaresNarrowTilesForNarrowMatrices) {
   EXPECT_TRUE(wide.tile == Tile::wide || wide.tile == Tile::wide_two);
   EXPECT_EQ(tall.splits, 1);
   EXPECT_EQ(wide.splits, 1);
-  // Rows not 16-byte aligned: element loads, where tiles of 3 blocks per SM measured fastest.
-  EXPECT_EQ(plan(4097, 4095, 4093, h200_sms, false).tile, Tile::tall);
+  // Rows not 16-byte aligned: element loads, where 64 x 128 tiles of 3 blocks per SM measured
+  // fastest (3.028 ms against the large tile's 3.096).
+  EXPECT_EQ(plan(4097, 4095, 4093, h200_sms, false).tile, Tile::wide);
+  // Fewer tiles than SMs: one block to an SM runs at `solo` of a full SM's rate, not at a third
+  // of it, so 1000^3 runs unsplit on 128 tiles of 64 x 128 (61.76 us against 69.1 split).
+  const auto cube = plan(1000, 1000, 1000, h200_sms);
+  EXPECT_EQ(cube.tile, Tile::wide);
+  EXPECT_EQ(cube.splits, 1);
   // Few tiles and a long k: split k rather than leave SMs idle.
   const auto few = plan(256, 256, 8192, h200_sms);
   EXPECT_GT(few.splits, 1);
