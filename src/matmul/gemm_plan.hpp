@@ -37,9 +37,9 @@ struct TileShape {
 //     that plan()'s estimate puts on each measured time: with edge tiles as fast as the others,
 //     element loads cost the cp.async tiles little (0.96 to 1.03 of their 16-byte rate) and the
 //     large tile, which loads through registers, 0.86;
-//   solo: 1000^3 (-r4), where 128 tiles of 64 x 128 or 128 x 64 (64 of 128 x 128, 256 of
-//     64 x 64) run one block to an SM: the fraction that puts plan()'s estimate on each time
-//     (wide 61.76 us, tall 64.5, wide_two 62.18, tall_two 64.26, small 63.94, large 146.9).
+//   solo: 1000^3 (-r4), where 128 tiles of 64 x 128 or 128 x 64 (64 of 128 x 128) run one
+//     block to an SM (256 of 64 x 64, two): the fraction that puts plan()'s estimate on each
+//     time (wide 61.76 us, tall 64.5, wide_two 62.18, tall_two 64.26, small 63.94, large 146.9).
 inline constexpr std::array<TileShape, 7> tile_shapes = {{
     {Tile::huge, 256, 128, 1, 1.045, 1.042, 1.0, 160},
     {Tile::large, 128, 128, 2, 1.00, 0.86, 0.685, 96},
