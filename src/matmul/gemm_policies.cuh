@@ -32,6 +32,14 @@ using TallTwo = Policy<128, 64, 8, 2, 2, 8, 8, 2, true, 2, true>;
 // The small tile: 64 x 64, 4 warps of 32 x 32, 8 x 4 per thread.
 using Small = Policy<64, 64, 8, 2, 2, 8, 4, 2, true, 4, true>;
 
+// The story's steps on the same 128 x 128 x 8 tile, 8 x 8 per thread:
+//   vectorized: 16-byte global loads, A turned into k-major shared memory, fragments read as
+//     16-byte shared loads (contiguous micro-tiles: lanes 32 bytes apart);
+//   warp_tiled: micro-tiles split into 4 x 4 pieces a warp's width apart (conflict-free LDS.128);
+//   double_buffered: two shared buffers, the next step loaded into registers during the FMAs;
+//   tile_order: blocks walk groups of 8 tile rows (L2 reuse of B's panels).
+using Vectorized = Policy<128, 128, 8, 2, 4, 8, 8, 1, false, 2>;
+using WarpTiled = Policy<128, 128, 8, 2, 4, 8, 8, 1, true, 2>;
 // The story's tiles: before the steady loop (rungs 9-11), and the 256 x 128 tile with it.
 using LargeStepped = Policy<128, 128, 8, 2, 4, 8, 8, 2, true, 2>;
 using HugeStepped = Policy<256, 128, 8, 4, 2, 16, 8, 2, true, 1>;
@@ -78,4 +86,40 @@ using HugeAsync3K16 = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1>;
 using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
 using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, false>;
 
+// The kernel a lab rung's registry entry describes (registers, shared memory, occupancy): the
+// instance for A untransposed and B untransposed with 16-byte loads.
+template <class P> const void* kernel_address() {
+  return reinterpret_cast<const void*>(gemm_kernel<P, true, false, true>);
+}
+
 } // namespace ladder::gemm_detail
+
+// The lab's policies in eight groups, each compiled in a translation unit of its own
+// (src/matmul/policies.cu, once per group) so that a build compiles them side by side: in one
+// file their 450 kernels kept nvcc busy for over ten minutes. The matmul registry
+// (src/matmul/variants.cu) declares their instances extern, so it compiles none of them itself;
+// a policy it names that no group lists fails at link time.
+#define LADDER_MATMUL_LAB_POLICIES_0(X) X(Vectorized) X(WarpTiled) X(LargeStepped) X(HugeStepped)
+#define LADDER_MATMUL_LAB_POLICIES_1(X) X(Huge) X(HugeK16) X(HugeAsync3) X(HugeAsync4)
+#define LADDER_MATMUL_LAB_POLICIES_2(X)                                                            \
+  X(HugeAsync3K16) X(HugeAsync3GuardedEdges) X(WideAsync3GuardedEdges) X(Large4WarpsAsync3)
+#define LADDER_MATMUL_LAB_POLICIES_3(X) X(WideAsync3) X(TallAsync3) X(WideTwoAsync3) X(TallTwoAsync3)
+#define LADDER_MATMUL_LAB_POLICIES_4(X)                                                            \
+  X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)
+#define LADDER_MATMUL_LAB_POLICIES_5(X) X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
+#define LADDER_MATMUL_LAB_POLICIES_6(X) X(Wide) X(WideTwo) X(Tall) X(TallTwo)
+#define LADDER_MATMUL_LAB_POLICIES_7(X) X(Small)
+#define LADDER_MATMUL_LAB_POLICIES(X)                                                              \
+  LADDER_MATMUL_LAB_POLICIES_0(X) LADDER_MATMUL_LAB_POLICIES_1(X)                                  \
+  LADDER_MATMUL_LAB_POLICIES_2(X) LADDER_MATMUL_LAB_POLICIES_3(X)                                  \
+  LADDER_MATMUL_LAB_POLICIES_4(X) LADDER_MATMUL_LAB_POLICIES_5(X)                                  \
+  LADDER_MATMUL_LAB_POLICIES_6(X) LADDER_MATMUL_LAB_POLICIES_7(X)
+
+// The instances of policy P that the lab calls, declared (EXTERN: extern) or defined (empty);
+// used inside namespace ladder::gemm_detail.
+#define LADDER_MATMUL_POLICY_INSTANCES(EXTERN, P)                                                  \
+  EXTERN template void launch_any_layout<P>(const Params&, bool, bool, bool, Schedule,            \
+                                            cudaStream_t);                                         \
+  EXTERN template const void* kernel_address<P>();
+#define LADDER_MATMUL_EXTERN_POLICY_INSTANCES(P) LADDER_MATMUL_POLICY_INSTANCES(extern, P)
+#define LADDER_MATMUL_DEFINE_POLICY_INSTANCES(P) LADDER_MATMUL_POLICY_INSTANCES(, P)

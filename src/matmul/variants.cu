@@ -16,6 +16,11 @@
 
 #include <array>
 
+// The lab's tile policies compile in src/matmul/policies.cu, a group to a translation unit.
+namespace ladder::gemm_detail {
+LADDER_MATMUL_LAB_POLICIES(LADDER_MATMUL_EXTERN_POLICY_INSTANCES)
+} // namespace ladder::gemm_detail
+
 namespace ladder::lab::matmul {
 
 namespace {
@@ -288,15 +293,6 @@ template <class Kernel> const void* address(Kernel kernel) {
   return reinterpret_cast<const void*>(kernel);
 }
 
-// The story's steps on the same 128 x 128 x 8 tile, 8 x 8 per thread:
-//   vectorized: 16-byte global loads, A turned into k-major shared memory, fragments read as
-//     16-byte shared loads (contiguous micro-tiles: lanes 32 bytes apart);
-//   warp_tiled: micro-tiles split into 4 x 4 pieces a warp's width apart (conflict-free LDS.128);
-//   double_buffered: two shared buffers, the next step loaded into registers during the FMAs;
-//   tile_order: blocks walk groups of 8 tile rows (L2 reuse of B's panels).
-using Vectorized = gd::Policy<128, 128, 8, 2, 4, 8, 8, 1, false, 2>;
-using WarpTiled = gd::Policy<128, 128, 8, 2, 4, 8, 8, 1, true, 2>;
-
 // One product with policy P on the table's operands (any transposes, alignments from cudaMalloc).
 template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::atomic>
 void launch_policy(const Operands& o, cudaStream_t stream) {
@@ -377,7 +373,7 @@ Rung policy_rung(std::string_view name, std::string_view idea, Role role,
                        .role = role,
                        .variant_of = variant_of,
                        .params = policy_params<P>(GroupM, Splits),
-                       .kernel = address(gd::gemm_kernel<P, true, false, true>),
+                       .kernel = gd::kernel_address<P>(),
                        .block_threads = P::threads,
                        .dynamic_shared_bytes =
                            Splits > 1 && Sum == gd::SplitSum::cluster
@@ -525,11 +521,11 @@ std::span<const Rung> registry() {
                     .block_threads = Blocked::threads},
            .unsupported = fits_grid<Blocked::bm>,
            .launch = launch_register_blocked},
-      policy_rung<Vectorized, 1, 1>(
+      policy_rung<gd::Vectorized, 1, 1>(
           "vectorized",
           "16-byte global loads; A turned k-major in shared memory so fragments are LDS.128",
           Role::beyond),
-      policy_rung<WarpTiled, 1, 1>(
+      policy_rung<gd::WarpTiled, 1, 1>(
           "warp_tiled",
           "warp tiles; each thread's 8x8 in 4x4 pieces a warp apart: conflict-free LDS.128",
           Role::beyond),

@@ -363,7 +363,11 @@ Table bidirectional_table(const RunContext& ctx, std::size_t bytes, Stream& stre
 
 // --- the overlap pipeline ----------------------------------------------------------------------
 
-enum class Order { breadth_first, per_chunk };
+// How the chunks' stages are issued. The first two put chunk k on stream k (the deck's layout);
+// `engine_streams` puts each stage on a stream of its own (copies in, kernels, copies out), each
+// chunk's stage waiting on an event of its previous stage: every engine then takes its chunks one
+// at a time and in order, so chunk 0 lands after a chunk's copy, not after a share of all of them.
+enum class Order { breadth_first, per_chunk, engine_streams };
 
 struct Pipeline {
   std::int64_t n = 0; // floats
@@ -371,18 +375,23 @@ struct Pipeline {
   DeviceBuffer<float> in, out;
   std::vector<Stream> streams;
   std::vector<cudaEvent_t> fork_join;
+  std::vector<cudaEvent_t> stage_done; // engine_streams: chunk k's copy in (2k) and kernel (2k+1)
 
-  Pipeline(std::int64_t elements, int max_streams)
+  Pipeline(std::int64_t elements, int max_streams, int max_chunks)
       : n(elements), in(static_cast<std::size_t>(elements)),
-        out(static_cast<std::size_t>(elements)), streams(static_cast<std::size_t>(max_streams)),
-        fork_join(static_cast<std::size_t>(max_streams) + 1, nullptr) {
-    for (auto& e : fork_join)
-      LADDER_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        out(static_cast<std::size_t>(elements)),
+        streams(static_cast<std::size_t>(std::max(max_streams, 3))),
+        fork_join(static_cast<std::size_t>(std::max(max_streams, 3)) + 1, nullptr),
+        stage_done(2 * static_cast<std::size_t>(max_chunks), nullptr) {
+    for (auto* list : {&fork_join, &stage_done})
+      for (auto& e : *list)
+        LADDER_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   }
   ~Pipeline() {
-    for (auto e : fork_join)
-      if (e)
-        cudaEventDestroy(e);
+    for (auto* list : {&fork_join, &stage_done})
+      for (auto e : *list)
+        if (e)
+          cudaEventDestroy(e);
   }
   std::int64_t chunk_begin(int k, int chunks) const { return n * k / chunks; }
 
@@ -390,13 +399,18 @@ struct Pipeline {
   // receives a start / stop pair around each stage of each chunk for the timeline.
   void run(const float* host_in, float* host_out, int chunks, Order order, cudaStream_t main,
            std::vector<std::array<cudaEvent_t, 2>>* events = nullptr) {
+    // Streams in use: one per chunk, or one per stage.
+    const int used = order == Order::engine_streams ? 3 : chunks;
     LADDER_CUDA(cudaEventRecord(fork_join[0], main));
-    for (int k = 0; k < chunks; ++k)
-      LADDER_CUDA(cudaStreamWaitEvent(streams[static_cast<std::size_t>(k)], fork_join[0]));
+    for (int i = 0; i < used; ++i)
+      LADDER_CUDA(cudaStreamWaitEvent(streams[static_cast<std::size_t>(i)], fork_join[0]));
     const auto stage = [&](int k, int s) {
       const std::int64_t b = chunk_begin(k, chunks), e = chunk_begin(k + 1, chunks);
       const std::size_t len = static_cast<std::size_t>(e - b) * sizeof(float);
-      cudaStream_t st = streams[static_cast<std::size_t>(k)];
+      const bool chained = order == Order::engine_streams;
+      cudaStream_t st = streams[static_cast<std::size_t>(chained ? s : k)];
+      if (chained && s > 0)
+        LADDER_CUDA(cudaStreamWaitEvent(st, stage_done[static_cast<std::size_t>(2 * k + s - 1)]));
       if (events)
         LADDER_CUDA(cudaEventRecord((*events)[static_cast<std::size_t>(k * 3 + s)][0], st));
       if (s == 0)
@@ -407,6 +421,8 @@ struct Pipeline {
         LADDER_CUDA(cudaMemcpyAsync(host_out + b, out.data() + b, len, cudaMemcpyDeviceToHost, st));
       if (events)
         LADDER_CUDA(cudaEventRecord((*events)[static_cast<std::size_t>(k * 3 + s)][1], st));
+      if (chained && s < 2)
+        LADDER_CUDA(cudaEventRecord(stage_done[static_cast<std::size_t>(2 * k + s)], st));
     };
     if (order == Order::breadth_first) {
       for (int s = 0; s < 3; ++s)
@@ -417,10 +433,10 @@ struct Pipeline {
         for (int s = 0; s < 3; ++s)
           stage(k, s);
     }
-    for (int k = 0; k < chunks; ++k) {
-      LADDER_CUDA(cudaEventRecord(fork_join[static_cast<std::size_t>(k) + 1],
-                                  streams[static_cast<std::size_t>(k)]));
-      LADDER_CUDA(cudaStreamWaitEvent(main, fork_join[static_cast<std::size_t>(k) + 1]));
+    for (int i = 0; i < used; ++i) {
+      LADDER_CUDA(cudaEventRecord(fork_join[static_cast<std::size_t>(i) + 1],
+                                  streams[static_cast<std::size_t>(i)]));
+      LADDER_CUDA(cudaStreamWaitEvent(main, fork_join[static_cast<std::size_t>(i) + 1]));
     }
   }
 };
@@ -448,6 +464,9 @@ int balance_iterations(Pipeline& p, const RunContext& ctx, double target_ms, cud
 Table pipeline_table(const RunContext& ctx, std::int64_t n, Stream& stream) {
   const std::vector<int> counts =
       ctx.options.small ? std::vector<int>{2, 4} : std::vector<int>{2, 4, 8, 16, 32};
+  // A stream per engine issues more chunks than there are streams: up to 128 here.
+  const std::vector<int> chained_counts =
+      ctx.options.small ? std::vector<int>{4} : std::vector<int>{8, 16, 32, 64, 128};
   const int max_streams = counts.back();
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
   Table table;
@@ -459,7 +478,7 @@ Table pipeline_table(const RunContext& ctx, std::int64_t n, Stream& stream) {
   table.peak = ctx.peak(Bound::host_link);
   table.groups = {"CUDA events (rung 8: host clock)"};
 
-  Pipeline p(n, max_streams);
+  Pipeline p(n, max_streams, std::max(max_streams, chained_counts.back()));
   // Inputs: fresh random values drawn from a table of 4096, so that the CPU reference runs the
   // stage once per distinct value (the stage is thousands of dependent FMAs per element).
   std::mt19937_64 random(fresh_seed());
@@ -536,10 +555,14 @@ Table pipeline_table(const RunContext& ctx, std::int64_t n, Stream& stream) {
   const auto pinned_row = [&](int chunks, Order order) {
     Row row = make_row(seed.info, seed_label, 1);
     const std::string order_name = order == Order::per_chunk ? "per chunk" : "all copies first";
-    row.name = chunks == 1
-                   ? "serial: copy in, kernel, copy out (one stream)"
+    row.name = chunks == 1 ? "serial: copy in, kernel, copy out (one stream)"
+               : order == Order::engine_streams
+                   ? "overlap_pipeline, " + std::to_string(chunks) +
+                         " chunks, a stream per stage chained by events"
                    : "overlap_pipeline, " + std::to_string(chunks) + " streams, " + order_name;
-    row.params = {{"streams", chunks}, {"per_chunk_order", order == Order::per_chunk ? 1 : 0}};
+    row.params = {{"streams", order == Order::engine_streams ? 3 : chunks},
+                  {"chunks", chunks},
+                  {"per_chunk_order", order == Order::per_chunk ? 1 : 0}};
     const auto launch = [&, chunks, order](cudaStream_t s) {
       p.run(host_in.data(), host_out.data(), chunks, order, s);
     };
@@ -557,6 +580,8 @@ Table pipeline_table(const RunContext& ctx, std::int64_t n, Stream& stream) {
   for (int c : counts)
     for (Order o : {Order::breadth_first, Order::per_chunk})
       pinned_row(c, o);
+  for (int c : chained_counts)
+    pinned_row(c, Order::engine_streams);
 
   // Rung 8: pageable buffers, one host thread per chunk through the library.
   const Rung& lib = rung_of(Method::pipeline_library);
