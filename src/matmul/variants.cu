@@ -595,6 +595,10 @@ std::span<const Rung> registry() {
       policy_rung<gd::WideTwoAsync3K16, 8, 1>("wide_two_async3_k16",
                                               "64x128 tiles, 2 blocks/SM, 3 buffers of k 16",
                                               Role::variant, "async_copies"),
+      policy_rung<gd::WideAsync3Warps8K16, 8, 1>(
+          "wide_8warps_async3_k16",
+          "64x128 tiles of 8 warps (32x32 each, 8x4 per thread), 3 buffers of k 16",
+          Role::variant, "async_copies"),
       policy_rung<gd::WideTwoAsync4, 8, 1>("wide_two_async4",
                                            "64x128 tiles, 2 blocks/SM, 4 buffers",
                                            Role::variant, "async_copies"),
