@@ -99,7 +99,8 @@ const std::array rungs = {
     Rung{
         .info = {.name = "overlap_pipeline",
                  .idea = "copy in / kernel / copy out in N chunks on N streams: chunk k's kernel "
-                         "runs while chunk k+1 comes in and chunk k-1 goes out",
+                         "runs while chunk k+1 comes in and chunk k-1 goes out; then a stream "
+                         "per stage, chained by events, so each engine takes the chunks in order",
                  .role = Role::seed,
                  .course_row = "overlapping kernel and data transfer: different, non-zero streams"},
         .method = Method::pipeline},
