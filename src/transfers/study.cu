@@ -363,10 +363,11 @@ Table bidirectional_table(const RunContext& ctx, std::size_t bytes, Stream& stre
 
 // --- the overlap pipeline ----------------------------------------------------------------------
 
-// How the chunks' stages are issued. The first two put chunk k on stream k (the deck's layout);
-// `engine_streams` puts each stage on a stream of its own (copies in, kernels, copies out), each
-// chunk's stage waiting on an event of its previous stage: every engine then takes its chunks one
-// at a time and in order, so chunk 0 lands after a chunk's copy, not after a share of all of them.
+// How the chunks' stages are issued. The first two put chunk k on stream k (the deck's layout),
+// where chunks may share an engine (several copies in on the link, several kernels on the SMs)
+// and each finish later; `engine_streams` puts each stage on a stream of its own (copies in,
+// kernels, copies out), each chunk's stage waiting on an event of its previous stage, so that
+// every engine takes the chunks one at a time and in order.
 enum class Order { breadth_first, per_chunk, engine_streams };
 
 struct Pipeline {
