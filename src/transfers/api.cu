@@ -112,6 +112,7 @@ struct Job {
   std::size_t bytes = 0;
   ChunkPlan plan;
   std::int64_t fail_after_chunks = -1;
+  bool streaming_stores = false;
 
   std::mutex mutex;
   std::condition_variable changed;
@@ -134,10 +135,12 @@ void run_task(Job* job, std::int64_t chunk) noexcept {
   if (!skip) {
     const std::size_t offset = chunk_offset(job->plan, chunk);
     const std::size_t length = chunk_length(job->plan, job->bytes, chunk);
-    if (job->to_device)
-      std::memcpy(job->slot(chunk), job->host + offset, length);
+    std::byte* const dst = job->to_device ? job->slot(chunk) : job->host + offset;
+    const std::byte* const src = job->to_device ? job->host + offset : job->slot(chunk);
+    if (job->streaming_stores)
+      copy_streaming(dst, src, length);
     else
-      std::memcpy(job->host + offset, job->slot(chunk), length);
+      std::memcpy(dst, src, length);
   }
   // Notified under the lock: once the caller sees pending == 0 it may destroy the job.
   std::lock_guard lock(job->mutex);
@@ -226,6 +229,7 @@ public:
     job.plan = plan_chunks(bytes, pool_.size(), config);
     job.done.assign(static_cast<std::size_t>(job.plan.slots), -1);
     job.fail_after_chunks = config.fail_after_chunks;
+    job.streaming_stores = config.streaming_stores;
     const SlotEvents events{direction.get_events(job.plan.slots).data()};
     try {
       if (to_device)

@@ -10,6 +10,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h> // SSE2: _mm_stream_si128, _mm_sfence
+#define LADDER_HAVE_STREAMING_STORES 1
+#endif
 
 namespace ladder::transfers {
 
@@ -27,6 +33,11 @@ struct StagingConfig {
   // destination, and no staging copy or separate wait is involved. 0: never (the library's
   // default until the GPU measurements choose a limit).
   std::size_t parameter_max_bytes = 0;
+  // The host threads' copies store with non-temporal (streaming) stores, which go to memory
+  // without first reading the destination's lines into the CPU's caches or leaving them dirty
+  // there, where the copy engine would have to fetch them from. Off: memcpy (the library's
+  // default until the GPU measurements choose; a tuning row times it).
+  bool streaming_stores = false;
   // Tests only: throw ladder::CudaError once this many chunks are on the stream, as a CUDA failure
   // half-way would, so that the clean-up path is exercised (-1: never).
   std::int64_t fail_after_chunks = -1;
@@ -84,6 +95,35 @@ inline ChunkPlan plan_chunks(std::size_t bytes, int pool, const StagingConfig& c
   plan.slots = static_cast<int>(std::min<std::int64_t>(plan.slots, plan.chunks));
   plan.slots = std::max(plan.slots, 1);
   return plan;
+}
+
+// memcpy with streaming stores where the CPU has them (x86-64: 16-byte non-temporal stores
+// between a head and a tail that memcpy copies), plain memcpy elsewhere. The fence orders the
+// streaming stores before whatever the caller does next (here: the copy engine reading the ring).
+inline void copy_streaming(std::byte* dst, const std::byte* src, std::size_t bytes) {
+#ifdef LADDER_HAVE_STREAMING_STORES
+  const std::size_t head =
+      std::min(bytes, (16 - reinterpret_cast<std::uintptr_t>(dst) % 16) % 16);
+  std::memcpy(dst, src, head);
+  std::size_t i = head;
+  for (; i + 64 <= bytes; i += 64) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+  }
+  for (; i + 16 <= bytes; i += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
+  std::memcpy(dst + i, src + i, bytes - i);
+  _mm_sfence();
+#else
+  std::memcpy(dst, src, bytes);
+#endif
 }
 
 // The chunk's byte range.

@@ -54,6 +54,11 @@ constexpr StagingConfig shape(std::size_t chunk_bytes, int threads) {
   return c;
 }
 
+constexpr StagingConfig streaming(StagingConfig c) {
+  c.streaming_stores = true;
+  return c;
+}
+
 constexpr std::size_t KiB = 1024, MiB = 1024 * 1024;
 
 const std::array rungs = {
@@ -158,6 +163,13 @@ const std::array rungs = {
                   .params = {{{"chunk_kib", 1024}, {"threads", 8}}}},
          .method = Method::library,
          .staging = shape(1 * MiB, 8)},
+    Rung{.info = {.name = "staged_1M_16t_streaming",
+                  .idea = "1 MiB chunks, 16 threads, the host copies with streaming stores",
+                  .role = Role::variant,
+                  .variant_of = "ladder::copy_to_*",
+                  .params = {{{"chunk_kib", 1024}, {"threads", 16}, {"streaming_stores", 1}}}},
+         .method = Method::library,
+         .staging = streaming(shape(1 * MiB, 16))},
     Rung{.info = {.name = "staged_1M_12t",
                   .idea = "1 MiB chunks, 12 threads",
                   .role = Role::variant,

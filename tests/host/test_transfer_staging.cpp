@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -89,6 +91,33 @@ TEST(TransferStaging, ExplicitShapeWins) {
   EXPECT_EQ(q.slots, 1);
   EXPECT_EQ(q.threads, 16);
   expect_valid(q, GiB, 16);
+}
+
+// The streaming-store copy (a tuning option of the host threads' copies) must equal memcpy for
+// every length and both pointers' offsets from a 16-byte boundary, and write nothing outside.
+TEST(TransferStaging, StreamingCopyMatchesMemcpyAtEveryOffset) {
+  constexpr std::size_t guard = 64;
+  const std::vector<std::size_t> lengths = {0,  1,   15,  16,   17,         63,         64,
+                                            65, 127, 128, 1000, 4 * KiB + 7, MiB + 3};
+  std::vector<std::byte> src(MiB + 3 + 2 * guard), dst(MiB + 3 + 2 * guard);
+  for (std::size_t i = 0; i < src.size(); ++i)
+    src[i] = static_cast<std::byte>((i * 131 + 7) % 251);
+  for (std::size_t length : lengths)
+    for (std::size_t src_offset = 0; src_offset < 16; ++src_offset)
+      for (std::size_t dst_offset = 0; dst_offset < 16; ++dst_offset) {
+        if (length > 4 * KiB && (src_offset % 5 != 0 || dst_offset % 3 != 0))
+          continue; // the long lengths at a spread of offsets only
+        std::fill(dst.begin(), dst.end(), std::byte{0xAB});
+        transfers::copy_streaming(dst.data() + guard + dst_offset, src.data() + guard + src_offset,
+                                  length);
+        const std::byte* got = dst.data() + guard + dst_offset;
+        ASSERT_EQ(std::memcmp(got, src.data() + guard + src_offset, length), 0)
+            << length << " bytes, offsets " << src_offset << " / " << dst_offset;
+        for (std::size_t i = 0; i < guard + dst_offset; ++i)
+          ASSERT_EQ(dst[i], std::byte{0xAB}) << "before the copy, " << length << " bytes";
+        for (std::size_t i = guard + dst_offset + length; i < dst.size(); ++i)
+          ASSERT_EQ(dst[i], std::byte{0xAB}) << "after the copy, " << length << " bytes";
+      }
 }
 
 TEST(TransferStaging, PoolSizeIsBounded) {
