@@ -134,7 +134,10 @@ struct DeviceRates {
 // 2.858 ms on 132 SMs at 1.98 GHz (the two-buffer 128 x 128 tile, H200, `ladder tune matmul`,
 // 2026-11-25).
 inline constexpr double large_tile_flops_per_sm_clock = 184.0;
-// Each launch's fixed cost, in seconds; the scratch's allocation and free count as two.
+// Each launch's fixed cost, in seconds. The scratch (a stream-ordered allocation from the pool)
+// costs no visible time: at 1000^3 with B^T, transposing B first cost 5.0 us over the
+// untransposed product (66.93 against 61.89 us, H200, `matmul-tune-h200-2026-11-26-r5.md`),
+// about the transpose's own copy (1.7 us at 0.8 of the DRAM rate) and launch.
 inline constexpr double launch_seconds = 3e-6;
 // Fractions of the theoretical DRAM bandwidth the packing copies are reckoned at: the 4-byte
 // transpose measured 0.94 of a cudaMemcpy, which reaches 0.88 of the theoretical (H200); the 2D
@@ -146,10 +149,13 @@ inline constexpr double pack_margin = 0.97;
 
 // The kernel's rate for each operand layout, relative to the untransposed product's (only A
 // k-contiguous), from the H200 figures above: both k-contiguous 0.896 at 4096^3, 0.844 at 65536 x
-// 64 x 4096, 0.944 at 1000^3; neither 1.023, 1.056, 1.056; only B about 1.0.
+// 64 x 4096; neither 1.023, 1.056, 1.056; only B about 1.0. At 1000^3, since edge tiles take
+// masked loads (which sped the untransposed product more than this layout), both k-contiguous ran
+// at 0.838 (61.89 against 73.82 us, H200, `matmul-tune-h200-2026-11-26-r5.md`) and 0.83 on two
+// H100 hosts (`matmul-tune-h100-2026-11-26.md`, `-r4.md`): 0.84.
 inline double layout_rate(bool a_k_contiguous, bool b_k_contiguous) {
   if (a_k_contiguous && b_k_contiguous)
-    return 0.89;
+    return 0.84;
   return a_k_contiguous || b_k_contiguous ? 1.0 : 1.03;
 }
 
@@ -192,8 +198,7 @@ inline double estimate_seconds(const Product& p, const Packing& packing, const D
            kernel_seconds(m, n, p.k, a_kc, b_kc, vector, d);
   };
   const std::int64_t full = s.extent / s.width, rest = s.extent % s.width;
-  return (packing.packs() ? 2 * launch_seconds : 0) + // the scratch
-         static_cast<double>(full) * panel_seconds(s.width) + (rest ? panel_seconds(rest) : 0.0);
+  return static_cast<double>(full) * panel_seconds(s.width) + (rest ? panel_seconds(rest) : 0.0);
 }
 
 // The widest panel (a multiple of 256 rows or columns) whose packed operand fits in

@@ -176,6 +176,13 @@ TEST(GemmPacking, TurnsOneOperandWhereBothAreKContiguous) {
     const auto p = gemm_detail::choose_packing(dense(ta, tb, 4096, 4096, 4096), h200());
     EXPECT_FALSE(p.packs());
   }
+  // 1000^3 with B^T: transposing B first measured 66.93 against 73.82 us (H200) and 65.82 against
+  // 71.84 (H100); at 1000^3 the other layouts stay as they are.
+  const auto small_nt = gemm_detail::choose_packing(dense(N, T, 1000, 1000, 1000), h200());
+  EXPECT_EQ(small_nt.a, Pack::none);
+  EXPECT_EQ(small_nt.b, Pack::transpose);
+  for (const auto& [ta, tb] : {std::pair{N, N}, std::pair{T, N}, std::pair{T, T}})
+    EXPECT_FALSE(gemm_detail::choose_packing(dense(ta, tb, 1000, 1000, 1000), h200()).packs());
   // Small products: the copies' fixed costs outweigh the gain.
   EXPECT_FALSE(gemm_detail::choose_packing(dense(N, T, 129, 130, 17), h200()).packs());
   EXPECT_FALSE(gemm_detail::choose_packing(dense(N, T, 256, 256, 256), h200()).packs());
