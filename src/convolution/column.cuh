@@ -14,6 +14,10 @@
 // image, border and pitch works; the sums are the row reuse walk's (tiled.cuh), so results are
 // bit for bit those of the library's other kernels. Float images (cp.async staging), square masks
 // whose taps are compiled unrolled.
+//
+// The interleaved walk keeps the overlap without the run's read order: a block double-buffers
+// whole windows of the tiles blockIdx.y, blockIdx.y + gridDim.y, ..., so the resident blocks
+// read a band of consecutive tile rows at any time, as the tiled kernel's grid does.
 #pragma once
 
 #include "convolution/tiled.cuh"
@@ -24,14 +28,25 @@
 
 namespace ladder::conv_detail {
 
-template <int MW, class S> struct ColumnRing {
+// Which tiles a block walks, and so what its ring holds.
+// run: a run of consecutive tiles down its column; the ring holds one tile's window and the next
+//   tile's TH new rows (the MH - 1 halo rows two tiles share are staged once).
+// interleaved: tiles blockIdx.y, blockIdx.y + gridDim.y, ... of its column, so that the resident
+//   blocks together read a band of consecutive tile rows, as the tiled kernel's grid does; the
+//   ring is two whole windows (double buffering), nothing shared between them.
+enum class ColumnWalk { run, interleaved };
+
+template <int MW, class S, ColumnWalk W> struct ColumnRing {
   static constexpr int halo_rows = MW / 2;
-  static constexpr int rows = 2 * S::tile_h + MW - 1; // one tile's window + the next tile's rows
+  static constexpr int window_rows = S::tile_h + MW - 1;
+  static constexpr int rows =
+      W == ColumnWalk::run ? 2 * S::tile_h + MW - 1 : 2 * window_rows;
 };
 
-template <class T, int C, int MW, class S> constexpr std::size_t column_stage_bytes() {
-  return static_cast<std::size_t>(ColumnRing<MW, S>::rows) * stage_geometry<T, C, S>(MW).stride *
-         sizeof(float);
+template <class T, int C, int MW, class S, ColumnWalk W>
+constexpr std::size_t column_stage_bytes() {
+  return static_cast<std::size_t>(ColumnRing<MW, S, W>::rows) *
+         stage_geometry<T, C, S>(MW).stride * sizeof(float);
 }
 
 // Stages image rows [y, y + rows) of the block's columns into ring rows slot, slot + 1, ...
@@ -69,14 +84,16 @@ __device__ __forceinline__ void stage_ring_rows(const ImageArgs& a, float* ring,
   }
 }
 
-// Block (bx, by) computes tiles by x tiles_per_block .. (by + 1) x tiles_per_block - 1 of tile
-// column bx, top to bottom.
-template <class T, int C, int MW, class S>
+// run: block (bx, by) computes tiles by x tiles_per_block .. (by + 1) x tiles_per_block - 1 of
+// tile column bx, top to bottom; interleaved: tiles by, by + gridDim.y, ... (tiles_per_block
+// unused).
+template <class T, int C, int MW, class S, ColumnWalk W>
 __global__ void __launch_bounds__(S::threads)
     convolve_column(ImageArgs a, const __grid_constant__ MaskParam mask, int tiles_per_block) {
   static_assert(sizeof(T) == 4, "the column walk stages by cp.async: float images");
   static_assert(row_reuse_unrolled<S, MW>(), "square masks with their taps unrolled");
-  using Ring = ColumnRing<MW, S>;
+  using Ring = ColumnRing<MW, S, W>;
+  constexpr bool interleaved = W == ColumnWalk::interleaved;
   constexpr StageGeometry g = stage_geometry<T, C, S>(MW);
   extern __shared__ __align__(16) unsigned char shared_raw[];
   float* ring = reinterpret_cast<float*>(shared_raw);
@@ -84,8 +101,11 @@ __global__ void __launch_bounds__(S::threads)
   const std::int64_t s0 = static_cast<std::int64_t>(blockIdx.x) * S::tile_w;
   const std::int64_t g0 = s0 - g.r;
   const std::int64_t tiles_y = (a.height + S::tile_h - 1) / S::tile_h;
-  const std::int64_t first = static_cast<std::int64_t>(blockIdx.y) * tiles_per_block;
-  const std::int64_t end = first + tiles_per_block < tiles_y ? first + tiles_per_block : tiles_y;
+  const std::int64_t first =
+      interleaved ? blockIdx.y : static_cast<std::int64_t>(blockIdx.y) * tiles_per_block;
+  const std::int64_t end =
+      interleaved || first + tiles_per_block >= tiles_y ? tiles_y : first + tiles_per_block;
+  const std::int64_t step = interleaved ? gridDim.y : 1;
   if (first >= end)
     return;
   const bool columns_fast =
@@ -95,19 +115,25 @@ __global__ void __launch_bounds__(S::threads)
 
   // The first tile's window: ring rows 0 .. TH + MH - 2 hold image rows from y_first - MH / 2.
   stage_ring_rows<T, C, S>(a, ring, Ring::rows, g, columns_fast, g0,
-                           first * S::tile_h - Ring::halo_rows, S::tile_h + MW - 1, 0);
+                           first * S::tile_h - Ring::halo_rows, Ring::window_rows, 0);
   core::commit_copies();
   int top = 0; // the ring row of this tile's first window row
-  for (std::int64_t t = first; t < end; ++t) {
+  for (std::int64_t t = first; t < end; t += step) {
     const std::int64_t y0 = t * S::tile_h;
     if (t != first)
       __syncthreads(); // the rows the previous tile alone read are free
-    if (t + 1 < end) {
-      int slot = top + S::tile_h + MW - 1;
-      if (slot >= Ring::rows)
-        slot -= Ring::rows;
-      stage_ring_rows<T, C, S>(a, ring, Ring::rows, g, columns_fast, g0,
-                               y0 + S::tile_h + Ring::halo_rows, S::tile_h, slot);
+    if (t + step < end) {
+      if constexpr (interleaved) { // the next tile's whole window, into the other half
+        stage_ring_rows<T, C, S>(a, ring, Ring::rows, g, columns_fast, g0,
+                                 (t + step) * S::tile_h - Ring::halo_rows, Ring::window_rows,
+                                 top == 0 ? Ring::window_rows : 0);
+      } else { // the next tile's new rows, after this tile's window
+        int slot = top + Ring::window_rows;
+        if (slot >= Ring::rows)
+          slot -= Ring::rows;
+        stage_ring_rows<T, C, S>(a, ring, Ring::rows, g, columns_fast, g0,
+                                 y0 + S::tile_h + Ring::halo_rows, S::tile_h, slot);
+      }
       core::commit_copies();
       core::wait_copies<1>(); // this tile's rows have landed; the next tile's may travel
     } else {
@@ -128,9 +154,13 @@ __global__ void __launch_bounds__(S::threads)
         },
         tx, acc);
     store_rows<T, C, S>(a, acc, y0 + ty * S::ry, s0 + tx * S::k);
-    top += S::tile_h;
-    if (top >= Ring::rows)
-      top -= Ring::rows;
+    if constexpr (interleaved) {
+      top = top == 0 ? Ring::window_rows : 0;
+    } else {
+      top += S::tile_h;
+      if (top >= Ring::rows)
+        top -= Ring::rows;
+    }
   }
 }
 
@@ -146,18 +176,29 @@ inline std::int64_t column_run(std::int64_t tiles_x, std::int64_t tiles_y, std::
 }
 
 // Launches convolve_column for one image (width, height > 0, mask.width == mask.height == MW).
-template <class T, int C, int MW, class S>
+// run: tiles_per_block as column_run reads it; interleaved: as many blocks down each column as
+// the resident grid has room for (at least one), or with tiles_per_block > 0 as many as walk
+// about that many tiles each, each block every that-many-th tile.
+template <class T, int C, int MW, class S, ColumnWalk W = ColumnWalk::run>
 void launch_column(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream,
                    int tiles_per_block = 0) {
   const std::int64_t tiles_x = (a.width * C + S::tile_w - 1) / S::tile_w;
   const std::int64_t tiles_y = (a.height + S::tile_h - 1) / S::tile_h;
-  constexpr std::size_t shared = column_stage_bytes<T, C, MW, S>();
-  auto* kernel = &convolve_column<T, C, MW, S>;
+  constexpr std::size_t shared = column_stage_bytes<T, C, MW, S, W>();
+  auto* kernel = &convolve_column<T, C, MW, S, W>;
   static core::PerDevice resident_cache; // also opts the kernel in to `shared` bytes
   const std::int64_t resident = core::resident_blocks(
       resident_cache, reinterpret_cast<const void*>(kernel), S::threads, shared);
-  const std::int64_t run = column_run(tiles_x, tiles_y, resident, tiles_per_block);
-  const std::int64_t runs = (tiles_y + run - 1) / run;
+  std::int64_t run = 0, runs = 0;
+  if constexpr (W == ColumnWalk::interleaved) {
+    runs = tiles_per_block > 0
+               ? (tiles_y + tiles_per_block - 1) / tiles_per_block
+               : std::max<std::int64_t>(1, std::min(tiles_y, resident / tiles_x));
+    runs = std::min<std::int64_t>(65535, runs);
+  } else {
+    run = column_run(tiles_x, tiles_y, resident, tiles_per_block);
+    runs = (tiles_y + run - 1) / run;
+  }
   if (tiles_x > 0x7fffffff || runs > 65535 || run > 0x7fffffff)
     throw std::invalid_argument("convolve_column: the image needs more blocks than one launch has");
   kernel<<<dim3(static_cast<unsigned>(tiles_x), static_cast<unsigned>(runs)),

@@ -44,9 +44,13 @@ struct ImageArgs {
 
 // A block of TX x TY threads; each thread computes K adjacent scalars of RY rows, so a block's
 // output tile is TX K scalars wide and TY RY rows high. MinBlocks: the blocks per SM the compiler
-// must leave registers for (__launch_bounds__).
-template <int TX_, int TY_, int K_, int RY_, int MinBlocks_ = 1> struct TileShape {
+// must leave registers for (__launch_bounds__). StreamingStores: results stored with the
+// evict-first hint (st.global.cs): the output is not read again, so its lines need not displace
+// the input's halo rows, which the next row of tiles reads again from L2.
+template <int TX_, int TY_, int K_, int RY_, int MinBlocks_ = 1, bool StreamingStores_ = false>
+struct TileShape {
   static constexpr int tx = TX_, ty = TY_, k = K_, ry = RY_, min_blocks = MinBlocks_;
+  static constexpr bool streaming_stores = StreamingStores_;
   static constexpr int threads = tx * ty;
   static constexpr int tile_w = tx * k;
   static constexpr int tile_h = ty * ry;
@@ -275,8 +279,10 @@ template <int N> __device__ __forceinline__ void load_window(const float* src, f
   }
 }
 
-// Stores K results (K x sizeof(T) bytes: 4, 8 or 16) as one aligned vector.
-template <class T, int K> __device__ __forceinline__ void store_vector(T* dst, const float* acc) {
+// Stores K results (K x sizeof(T) bytes: 4, 8 or 16) as one aligned vector; Streaming: with the
+// evict-first hint.
+template <class T, int K, bool Streaming>
+__device__ __forceinline__ void store_vector(T* dst, const float* acc) {
   constexpr int bytes = K * static_cast<int>(sizeof(T));
   static_assert(bytes == 4 || bytes == 8 || bytes == 16);
   using Word = std::conditional_t<bytes == 16, uint4, std::conditional_t<bytes == 8, uint2, unsigned>>;
@@ -285,7 +291,10 @@ template <class T, int K> __device__ __forceinline__ void store_vector(T* dst, c
 #pragma unroll
   for (int k = 0; k < K; ++k)
     e[k] = from_float<T>(acc[k]);
-  *reinterpret_cast<Word*>(dst) = word;
+  if constexpr (Streaming)
+    __stcs(reinterpret_cast<Word*>(dst), word);
+  else
+    *reinterpret_cast<Word*>(dst) = word;
 }
 
 // A thread's RY x K sums, zeroed.
@@ -340,7 +349,7 @@ __device__ __forceinline__ void store_rows(const ImageArgs& a, const float (&acc
     T* row = reinterpret_cast<T*>(a.out + (y + o) * a.out_pitch);
     if (s + S::k <= row_scalars &&
         (reinterpret_cast<std::uintptr_t>(row + s) & (store_bytes - 1)) == 0) {
-      store_vector<T, S::k>(row + s, acc[o]);
+      store_vector<T, S::k, S::streaming_stores>(row + s, acc[o]);
     } else {
 #pragma unroll
       for (int k = 0; k < S::k; ++k)

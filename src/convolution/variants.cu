@@ -669,18 +669,19 @@ const char* column_fits(const Problem2d& p) {
              : "float images of one channel, square masks 3, 5, 7, 9 or 15 wide";
 }
 
-template <int Tiles> void launch_column_2d(const Buffers2d& b, cudaStream_t s) {
+template <int Tiles, conv_detail::ColumnWalk W = conv_detail::ColumnWalk::run,
+          class Shape = conv_detail::ShapeF32>
+void launch_column_2d(const Buffers2d& b, cudaStream_t s) {
   using conv_detail::launch_column;
-  using conv_detail::ShapeF32;
   const Problem2d& p = b.problem;
   const ImageArgs a = image_args(b, Border::zero);
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   switch (p.mask_width) {
-  case 3: return launch_column<float, 1, 3, ShapeF32>(a, mask, s, Tiles);
-  case 5: return launch_column<float, 1, 5, ShapeF32>(a, mask, s, Tiles);
-  case 7: return launch_column<float, 1, 7, ShapeF32>(a, mask, s, Tiles);
-  case 9: return launch_column<float, 1, 9, ShapeF32>(a, mask, s, Tiles);
-  case 15: return launch_column<float, 1, 15, ShapeF32>(a, mask, s, Tiles);
+  case 3: return launch_column<float, 1, 3, Shape, W>(a, mask, s, Tiles);
+  case 5: return launch_column<float, 1, 5, Shape, W>(a, mask, s, Tiles);
+  case 7: return launch_column<float, 1, 7, Shape, W>(a, mask, s, Tiles);
+  case 9: return launch_column<float, 1, 9, Shape, W>(a, mask, s, Tiles);
+  case 15: return launch_column<float, 1, 15, Shape, W>(a, mask, s, Tiles);
   default: throw std::logic_error("column: unsupported mask");
   }
 }
@@ -1272,6 +1273,40 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = column_fits,
              .launch = launch_column_2d<8>},
+      Rung2d{.info = {.name = "row_reuse_interleaved",
+                      .idea = "each block double-buffers whole tiles of its column, every "
+                              "gridDim.y-th one, staging the next by cp.async while it computes "
+                              "this one (the resident blocks read a band of tile rows, as the "
+                              "tiled grid does)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = column_fits,
+             .launch = launch_column_2d<0, conv_detail::ColumnWalk::interleaved>},
+      Rung2d{.info = {.name = "row_reuse_interleaved_cs",
+                      .idea = "the interleaved walk with results stored evict-first "
+                              "(st.global.cs)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}, {"streaming_stores", 1}}},
+                      .block_threads = 256},
+             .unsupported = column_fits,
+             .launch = launch_column_2d<0, conv_detail::ColumnWalk::interleaved,
+                                        conv_detail::TileShape<32, 8, 4, 4, 1, true>>},
+      Rung2d{.info = {.name = "row_reuse_cs",
+                      .idea = "the tiled kernel (interior staging) with results stored "
+                              "evict-first (st.global.cs), so the output's lines do not displace "
+                              "the halo rows the next row of tiles reads from L2",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"streaming_stores", 1}}},
+                      .block_threads = 256},
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 8, 4, 4, 1, true>>},
       Rung2d{.info = {.name = "row_reuse_clamp",
                       .idea = "the same with the clamp border (NPP's replicate): what a border "
                               "policy costs",

@@ -419,46 +419,70 @@ TEST(ConvolutionWindow, TwoDimensionalEveryBorderWidthAndPitch) {
     }
 }
 
-// The column walk (convolution/column.cuh) with short runs, so that blocks walk several tiles and
-// the ring of staged rows wraps, under every border policy, with 1, 3 and 4 channels, aligned and
-// misaligned pointers and padded pitches (the runs that fill the GPU are one tile long on small
-// images).
-template <int C, int MW> void column_case(const Case& c, Border border, int run, std::mt19937& rng) {
+// The column walks (convolution/column.cuh) with few tiles per block, so that blocks walk several
+// tiles (the run's ring of staged rows wraps, the interleaved walk swaps its two windows), under
+// every border policy, with 1, 3 and 4 channels, aligned and misaligned pointers and padded
+// pitches (the walks that fill the GPU are one tile long on small images), and with streaming
+// stores.
+template <int C, int MW, conv_detail::ColumnWalk W, class Shape = conv_detail::ShapeF32>
+void column_case(const Case& c, Border border, int run, std::mt19937& rng) {
   Harness<float> h(c, rng);
   const conv_detail::ImageArgs a = h.image_args(border);
   const auto mask = conv_detail::make_mask_param(h.mask.data(), MW, MW);
   const auto got = h.run([&](cudaStream_t s) {
-    conv_detail::launch_column<float, C, MW, conv_detail::ShapeF32>(a, mask, s, run);
+    conv_detail::launch_column<float, C, MW, Shape, W>(a, mask, s, run);
   });
   EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width * C, 0.0), "")
-      << h.label() << " run " << run << " " << lab::convolution::border_name(border);
+      << h.label() << " run " << run << " "
+      << (W == conv_detail::ColumnWalk::run ? "run walk " : "interleaved walk ")
+      << lab::convolution::border_name(border);
+}
+
+template <conv_detail::ColumnWalk W> void every_column_case(std::mt19937& rng) {
+  using StreamingShape = conv_detail::TileShape<32, 8, 4, 4, 1, true>;
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (int run : {0, 1, 2, 3, 7}) {
+      column_case<1, 3, W>({528, 301, 1, 3, 3, 0, 0}, border, run, rng);
+      column_case<1, 5, W>({529, 130, 1, 5, 5, 12, 0}, border, run, rng);
+      column_case<1, 9, W>({300, 200, 1, 9, 9, 64, 4}, border, run, rng);
+      column_case<1, 1, W>({260, 90, 1, 1, 1, 0, 0}, border, run, rng);
+      column_case<1, 7, W>({5, 97, 1, 7, 7, 0, 0}, border, run, rng);
+      column_case<3, 5, W>({176, 99, 3, 5, 5, 0, 0}, border, run, rng);
+      column_case<4, 3, W>({64, 70, 4, 3, 3, 16, 4}, border, run, rng);
+      column_case<1, 3, W>({1, 1, 1, 3, 3, 0, 0}, border, run, rng);
+      column_case<1, 3, W, StreamingShape>({531, 133, 1, 3, 3, 0, 4}, border, run, rng);
+    }
 }
 
 TEST(ConvolutionColumn, EveryBorderRunLengthChannelCountAndPitch) {
   std::mt19937 rng(79);
-  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
-    for (int run : {0, 1, 2, 3, 7}) {
-      column_case<1, 3>({528, 301, 1, 3, 3, 0, 0}, border, run, rng);
-      column_case<1, 5>({529, 130, 1, 5, 5, 12, 0}, border, run, rng);
-      column_case<1, 9>({300, 200, 1, 9, 9, 64, 4}, border, run, rng);
-      column_case<1, 1>({260, 90, 1, 1, 1, 0, 0}, border, run, rng);
-      column_case<1, 7>({5, 97, 1, 7, 7, 0, 0}, border, run, rng);
-      column_case<3, 5>({176, 99, 3, 5, 5, 0, 0}, border, run, rng);
-      column_case<4, 3>({64, 70, 4, 3, 3, 16, 4}, border, run, rng);
-      column_case<1, 3>({1, 1, 1, 3, 3, 0, 0}, border, run, rng);
-    }
+  every_column_case<conv_detail::ColumnWalk::run>(rng);
 }
 
-// Images with more tiles than the GPU has resident blocks: the runs column_run picks (run 0)
-// walk several tiles per block.
+TEST(ConvolutionColumn, InterleavedEveryBorderTileCountChannelCountAndPitch) {
+  std::mt19937 rng(81);
+  every_column_case<conv_detail::ColumnWalk::interleaved>(rng);
+}
+
+// Images with more tiles than the GPU has resident blocks: the walks that fill the GPU (run 0)
+// take several tiles per block.
+template <conv_detail::ColumnWalk W> void large_column_cases(std::mt19937& rng) {
+  for (Border border : {Border::zero, Border::reflect}) {
+    column_case<1, 3, W>({100, 40000, 1, 3, 3, 0, 0}, border, 0, rng);
+    column_case<3, 9, W>({40, 30001, 3, 9, 9, 16, 0}, border, 0, rng);
+    if (!small_mode())
+      column_case<1, 5, W>({4000, 2000, 1, 5, 5, 16, 0}, border, 0, rng);
+  }
+}
+
 TEST(ConvolutionColumn, LargeImagesWalkTheRunsThatFillTheGpu) {
   std::mt19937 rng(80);
-  for (Border border : {Border::zero, Border::reflect}) {
-    column_case<1, 3>({100, 40000, 1, 3, 3, 0, 0}, border, 0, rng);
-    column_case<3, 9>({40, 30001, 3, 9, 9, 16, 0}, border, 0, rng);
-    if (!small_mode())
-      column_case<1, 5>({4000, 2000, 1, 5, 5, 16, 0}, border, 0, rng);
-  }
+  large_column_cases<conv_detail::ColumnWalk::run>(rng);
+}
+
+TEST(ConvolutionColumn, InterleavedLargeImagesWalkSeveralTilesPerBlock) {
+  std::mt19937 rng(82);
+  large_column_cases<conv_detail::ColumnWalk::interleaved>(rng);
 }
 
 TEST(Convolve1d, EveryBorderAndWidthIsExact) {
