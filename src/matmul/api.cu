@@ -96,7 +96,7 @@ bool check_and_quick_return(const Product& p, cudaStream_t stream) {
 // One launch of the planned tile shape on the operands as they are.
 void multiply(const Product& p, int sms, cudaStream_t stream) {
   const bool vector_loads = vector_ok(p.a, p.lda) && vector_ok(p.b, p.ldb);
-  const Plan pl = plan(p.m, p.n, p.k, sms, vector_loads);
+  const Plan pl = plan(p.m, p.n, p.k, sms, vector_loads, p.b_k_contiguous());
   const TileShape& shape = *std::find_if(tile_shapes.begin(), tile_shapes.end(),
                                          [&](const TileShape& t) { return t.tile == pl.tile; });
   const std::int64_t tile_m = shape.bm, tile_n = shape.bn;
@@ -134,6 +134,9 @@ void multiply(const Product& p, int sms, cudaStream_t stream) {
     return launch_any_layout<TallTwoAsync3>(prm, a_kc, b_kc, vector_loads, schedule, stream);
   case Tile::small:
     return launch_any_layout<Small>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+  case Tile::wide_eight_warps:
+    return launch_any_layout<WideAsync4Warps8K16>(prm, a_kc, b_kc, vector_loads, schedule,
+                                                  stream);
   }
 }
 

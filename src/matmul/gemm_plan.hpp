@@ -8,7 +8,7 @@
 
 namespace ladder::gemm_detail {
 
-enum class Tile { huge, large, wide, tall, wide_two, tall_two, small };
+enum class Tile { huge, large, wide, tall, wide_two, tall_two, small, wide_eight_warps };
 
 struct TileShape {
   Tile tile;
@@ -40,7 +40,14 @@ struct TileShape {
 //   solo: 1000^3 (-r4), where 128 tiles of 64 x 128 or 128 x 64 (64 of 128 x 128) run one
 //     block to an SM (256 of 64 x 64, two): the fraction that puts plan()'s estimate on each
 //     time (wide 61.76 us, tall 64.5, wide_two 62.18, tall_two 64.26, small 63.94, large 146.9).
-inline constexpr std::array<TileShape, 7> tile_shapes = {{
+//   wide_eight_warps: the 64 x 128 tile in 8 warps (8 x 4 per thread, 4 buffers of k 16),
+//     for products whose only wave holds one block per SM: 1000^3 in 58.66 us against the wide
+//     tile's 59.94 (H100, `ladder tune matmul -s 1000`, 2026-11-26), so rate x solo = 0.864
+//     against the wide tile's 0.845. Its full-SM rates are not measured: they are set below
+//     every other tile's but the small one's, so that it is chosen where one block per SM runs
+//     and nowhere else. With B k-contiguous (B^T) it was slower than the wide tile (1000^3:
+//     73.5 against 71.2 us), so plan() leaves it out there.
+inline constexpr std::array<TileShape, 8> tile_shapes = {{
     {Tile::huge, 256, 128, 1, 1.045, 1.042, 1.0, 160},
     {Tile::large, 128, 128, 2, 1.00, 0.86, 0.685, 96},
     {Tile::wide, 64, 128, 3, 0.983, 1.0, 0.86},
@@ -48,6 +55,7 @@ inline constexpr std::array<TileShape, 7> tile_shapes = {{
     {Tile::wide_two, 64, 128, 2, 0.962, 0.961, 0.87},
     {Tile::tall_two, 128, 64, 2, 0.886, 0.915, 0.915},
     {Tile::small, 64, 64, 4, 0.847, 0.813, 0.48, 96},
+    {Tile::wide_eight_warps, 64, 128, 2, 0.88, 0.88, 0.982},
 }};
 
 struct Plan {
@@ -70,16 +78,18 @@ inline bool vector_ok(const void* p, std::int64_t ld) {
 // (blocks_per_sm each) at the tile's rate; the last one's busiest SM holds r blocks and runs at
 // min(1, r x solo) of that rate, so a last wave of one block per SM takes 1 / solo of a full
 // wave's time per block, not a full wave's time. `vector_loads`: the operands allow 16-byte
-// loads. (The first version charged every partial wave a full wave's time; once edge tiles ran
+// loads; `b_k_contiguous`: B is read along k (B^T), which the eight-warp tile is not chosen for. (The first version charged every partial wave a full wave's time; once edge tiles ran
 // as fast as the rest, 1000^3 measured 61.76 us on 128 unsplit 64 x 128 tiles against 69.1 us
 // for the split it chose.)
 inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
-                 bool vector_loads = true) {
+                 bool vector_loads = true, bool b_k_contiguous = false) {
   constexpr std::int64_t min_split_k = 256, max_splits = 64;
   constexpr double split_cost = 0.90;
   Plan best;
   best.score = -1;
   for (const TileShape& t : tile_shapes) {
+    if (t.tile == Tile::wide_eight_warps && b_k_contiguous)
+      continue;
     const std::int64_t tiles = ((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn);
     const double inside = static_cast<double>(m) * static_cast<double>(n) /
                           (static_cast<double>(tiles) * t.bm * t.bn);

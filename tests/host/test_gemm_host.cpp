@@ -114,10 +114,18 @@ TEST(GemmPlan, LargeTilesForLargeSquaresNarrowTilesForNarrowMatrices) {
   // fastest (3.028 ms against the large tile's 3.096).
   EXPECT_EQ(plan(4097, 4095, 4093, h200_sms, false).tile, Tile::wide);
   // Fewer tiles than SMs: one block to an SM runs at `solo` of a full SM's rate, not at a third
-  // of it, so 1000^3 runs unsplit on 128 tiles of 64 x 128 (61.76 us against 69.1 split).
+  // of it, so 1000^3 runs unsplit on 128 tiles of 64 x 128 (61.76 us against 69.1 split), in
+  // eight warps (58.66 us against 59.94 in four), except with B read along k, where eight warps
+  // were slower (73.5 against 71.2 us).
   const auto cube = plan(1000, 1000, 1000, h200_sms);
-  EXPECT_EQ(cube.tile, Tile::wide);
+  EXPECT_EQ(cube.tile, Tile::wide_eight_warps);
   EXPECT_EQ(cube.splits, 1);
+  const auto cube_bt = plan(1000, 1000, 1000, h200_sms, true, true);
+  EXPECT_EQ(cube_bt.tile, Tile::wide);
+  EXPECT_EQ(cube_bt.splits, 1);
+  // Several waves: the tiles whose full-SM rates were measured.
+  EXPECT_NE(plan(2048, 2048, 2048, h200_sms).tile, Tile::wide_eight_warps);
+  EXPECT_NE(plan(4097, 4095, 4093, h200_sms).tile, Tile::wide_eight_warps);
   // Few tiles and a long k: split k rather than leave SMs idle.
   const auto few = plan(256, 256, 8192, h200_sms);
   EXPECT_GT(few.splits, 1);
