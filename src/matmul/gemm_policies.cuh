@@ -87,6 +87,10 @@ using WideAsync3Warps8K16 = Policy<64, 128, 16, 2, 4, 8, 4, 3, true, 2>;
 // The same with a fourth buffer: 8 warps at 1000^3 ran 59.26 us against the library tile's 60.06
 // (H100, 2026-11-26), still waiting on their copies at one block per SM.
 using WideAsync4Warps8K16 = Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 2>;
+// Two more shapes of the same 8 warps: stacked 4 x 2 (16 x 64 each, 4 x 8 per thread), and
+// k-steps of 32 (half the barriers again, 3 buffers of 25 KB).
+using WideAsync4Warps8x4x2K16 = Policy<64, 128, 16, 4, 2, 4, 8, 4, true, 2>;
+using WideAsync3Warps8K32 = Policy<64, 128, 32, 2, 4, 8, 4, 3, true, 2>;
 using HugeAsync3K16 = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1>;
 // Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
 using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
@@ -114,7 +118,9 @@ template <class P> const void* kernel_address() {
   X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)
 #define LADDER_MATMUL_LAB_POLICIES_5(X) X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
 #define LADDER_MATMUL_LAB_POLICIES_6(X) X(Wide) X(WideTwo) X(Tall) X(TallTwo)
-#define LADDER_MATMUL_LAB_POLICIES_7(X) X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16)
+#define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
+  X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16) X(WideAsync4Warps8x4x2K16)                \
+  X(WideAsync3Warps8K32)
 #define LADDER_MATMUL_LAB_POLICIES(X)                                                              \
   LADDER_MATMUL_LAB_POLICIES_0(X) LADDER_MATMUL_LAB_POLICIES_1(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_2(X) LADDER_MATMUL_LAB_POLICIES_3(X)                                  \

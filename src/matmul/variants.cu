@@ -602,6 +602,13 @@ std::span<const Rung> registry() {
       policy_rung<gd::WideAsync4Warps8K16, 8, 1>(
           "wide_8warps_async4_k16", "the same with 4 buffers of k 16", Role::variant,
           "async_copies"),
+      policy_rung<gd::WideAsync4Warps8x4x2K16, 8, 1>(
+          "wide_8warps_4x2_async4_k16",
+          "64x128 tiles of 8 warps stacked 4x2 (16x64 each, 4x8 per thread), 4 buffers of k 16",
+          Role::variant, "async_copies"),
+      policy_rung<gd::WideAsync3Warps8K32, 8, 1>(
+          "wide_8warps_async3_k32", "64x128 tiles of 8 warps (8x4 per thread), 3 buffers of k 32",
+          Role::variant, "async_copies"),
       policy_rung<gd::WideTwoAsync4, 8, 1>("wide_two_async4",
                                            "64x128 tiles, 2 blocks/SM, 4 buffers",
                                            Role::variant, "async_copies"),
