@@ -1296,6 +1296,25 @@ std::span<const Rung2d> registry_2d() {
              .unsupported = column_fits,
              .launch = launch_column_2d<0, conv_detail::ColumnWalk::interleaved,
                                         conv_detail::TileShape<32, 8, 4, 4, 1, true>>},
+      Rung2d{.info = {.name = "row_reuse_128t",
+                      .idea = "blocks of 128 threads (32 x 4, 8 rows each) on the same 128 x 32 "
+                              "tile: the same stage per block, more blocks and so more stages in "
+                              "flight per SM",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 128}}},
+                      .block_threads = 128},
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 4, 4, 8>>},
+      Rung2d{.info = {.name = "row_reuse_128t_h16",
+                      .idea = "blocks of 128 threads on 128 x 16 tiles (4 rows each): half the "
+                              "stage, twice the blocks",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 16}, {"threads", 128}}},
+                      .block_threads = 128},
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 4, 4, 4>>},
       Rung2d{.info = {.name = "row_reuse_cs",
                       .idea = "the tiled kernel (interior staging) with results stored "
                               "evict-first (st.global.cs), so the output's lines do not displace "
