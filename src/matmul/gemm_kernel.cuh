@@ -53,7 +53,8 @@
 namespace ladder::gemm_detail {
 
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
-          bool Quadrants, int MinBlocks, bool Steady = false, bool EdgeMasks = true>
+          bool Quadrants, int MinBlocks, bool Steady = false, bool EdgeMasks = true,
+          int BarrierLead = 0>
 struct Policy {
   static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
                        tn = TN, stages = Stages, min_blocks = MinBlocks;
@@ -61,6 +62,11 @@ struct Policy {
   // Edge tiles of the steady and asynchronous loops take masked loads (set once per tile); off,
   // they take guarded loads at every k-step (the loops as they were first measured).
   static constexpr bool edge_masks = EdgeMasks;
+  // The asynchronous loop crosses its one barrier per step with this many k of FMAs left after
+  // the k it is crossed at (0: before the last k's FMAs), so that more arithmetic covers the
+  // barrier when one block alone runs on an SM.
+  static constexpr int barrier_lead = BarrierLead;
+  static_assert(barrier_lead >= 0 && barrier_lead < bk, "the barrier falls within the step");
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
   static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
@@ -79,11 +85,11 @@ struct Policy {
 // (launch() below), so that its kernel is the single k-loop with no masked copy beside it.
 template <class P> struct WithoutEdgeMasks;
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
-          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks>
-struct WithoutEdgeMasks<
-    Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady, EdgeMasks>> {
+          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, int BarrierLead>
+struct WithoutEdgeMasks<Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks,
+                               Steady, EdgeMasks, BarrierLead>> {
   using type = Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady,
-                      false>;
+                      false, BarrierLead>;
 };
 
 // What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
@@ -610,13 +616,17 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
         constexpr bool more = decltype(more_tag)::value;
 #pragma unroll
         for (int kk = 0; kk < P::bk; ++kk) {
-          if (kk + 1 < P::bk) {
+          if (kk + 1 < P::bk)
             load_fragments(read / 4, (kk + 1) % 2, kk + 1);
-          } else if constexpr (more) {
-            wait_copies<P::stages - 2>(); // this thread's copies of the next step have landed
-            __syncthreads();              // and everyone's; the stage just read is free
-            next_stage(read);
-            load_fragments(read / 4, 0, 0);
+          if constexpr (more) {
+            if (kk == P::bk - 1 - P::barrier_lead) {
+              wait_copies<P::stages - 2>(); // this thread's copies of the next step have landed
+              __syncthreads(); // and everyone's; this step's last fragment reads are issued
+            }
+            if (kk + 1 == P::bk) {
+              next_stage(read);
+              load_fragments(read / 4, 0, 0);
+            }
           }
           fmas(kk % 2);
         }

@@ -91,6 +91,10 @@ using WideAsync4Warps8K16 = Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 2>;
 // k-steps of 32 (half the barriers again, 3 buffers of 25 KB).
 using WideAsync4Warps8x4x2K16 = Policy<64, 128, 16, 4, 2, 4, 8, 4, true, 2>;
 using WideAsync3Warps8K32 = Policy<64, 128, 32, 2, 4, 8, 4, 3, true, 2>;
+// The barrier crossed earlier in the step (one k of FMAs more behind it; two for k 16), for the
+// one block an SM holds at 1000^3.
+using WideAsync3Lead1 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, true, 1>;
+using WideAsync4Warps8K16Lead2 = Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 2, false, true, 2>;
 using HugeAsync3K16 = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1>;
 // Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
 using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
@@ -109,7 +113,8 @@ template <class P> const void* kernel_address() {
 // file their 450 kernels kept nvcc busy for over ten minutes. The matmul registry
 // (src/matmul/variants.cu) declares their instances extern, so it compiles none of them itself;
 // a policy it names that no group lists fails at link time.
-#define LADDER_MATMUL_LAB_POLICIES_0(X) X(Vectorized) X(WarpTiled) X(LargeStepped) X(HugeStepped)
+#define LADDER_MATMUL_LAB_POLICIES_0(X)                                                            \
+  X(Vectorized) X(WarpTiled) X(LargeStepped) X(HugeStepped) X(WideAsync4Warps8K16Lead2)
 #define LADDER_MATMUL_LAB_POLICIES_1(X) X(Huge) X(HugeK16) X(HugeAsync3) X(HugeAsync4)
 #define LADDER_MATMUL_LAB_POLICIES_2(X)                                                            \
   X(HugeAsync3K16) X(HugeAsync3GuardedEdges) X(WideAsync3GuardedEdges) X(Large4WarpsAsync3)
@@ -117,7 +122,7 @@ template <class P> const void* kernel_address() {
 #define LADDER_MATMUL_LAB_POLICIES_4(X)                                                            \
   X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)
 #define LADDER_MATMUL_LAB_POLICIES_5(X) X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
-#define LADDER_MATMUL_LAB_POLICIES_6(X) X(Wide) X(WideTwo) X(Tall) X(TallTwo)
+#define LADDER_MATMUL_LAB_POLICIES_6(X) X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync3Lead1)
 #define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
   X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16) X(WideAsync4Warps8x4x2K16)                \
   X(WideAsync3Warps8K32)

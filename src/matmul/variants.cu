@@ -606,6 +606,14 @@ std::span<const Rung> registry() {
           "wide_8warps_4x2_async4_k16",
           "64x128 tiles of 8 warps stacked 4x2 (16x64 each, 4x8 per thread), 4 buffers of k 16",
           Role::variant, "async_copies"),
+      policy_rung<gd::WideAsync3Lead1, 8, 1>(
+          "wide_async3_lead1",
+          "64x128 tiles, 3 buffers, the step's barrier crossed with 2 k of FMAs left, not 1",
+          Role::variant, "async_copies"),
+      policy_rung<gd::WideAsync4Warps8K16Lead2, 8, 1>(
+          "wide_8warps_async4_k16_lead2",
+          "the 8-warp tile of 4 buffers of k 16, its barrier crossed with 3 k of FMAs left",
+          Role::variant, "async_copies"),
       policy_rung<gd::WideAsync3Warps8K32, 8, 1>(
           "wide_8warps_async3_k32", "64x128 tiles of 8 warps (8x4 per thread), 3 buffers of k 32",
           Role::variant, "async_copies"),
