@@ -80,7 +80,8 @@ inline bool vector_ok(const void* p, std::int64_t ld) {
 // (blocks_per_sm each) at the tile's rate; the last one's busiest SM holds r blocks and runs at
 // min(1, r x solo) of that rate, so a last wave of one block per SM takes 1 / solo of a full
 // wave's time per block, not a full wave's time. `vector_loads`: the operands allow 16-byte
-// loads; `b_k_contiguous`: B is read along k (B^T), which the eight-warp tile is not chosen for. (The first version charged every partial wave a full wave's time; once edge tiles ran
+// loads; `b_k_contiguous`: B is read along k (B^T), which the eight-warp tile is not chosen
+// for. (The first version charged every partial wave a full wave's time; once edge tiles ran
 // as fast as the rest, 1000^3 measured 61.76 us on 128 unsplit 64 x 128 tiles against 69.1 us
 // for the split it chose.)
 inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
