@@ -67,13 +67,21 @@ template <class T, int C, int MW> constexpr bool capped_registers() {
   return sizeof(T) == 4 && C == 1 && (MW == 7 || MW == 9);
 }
 
+// The widths whose float one-channel kernels take ShapeF32Wide (tiled.cuh: tiles 256 scalars
+// wide).
+template <class T, int C, int MW> constexpr bool wide_tiles() {
+  return sizeof(T) == 4 && C == 1 && (MW == 3 || MW == 5);
+}
+
 // Row reuse (bit for bit the mask-row loop, faster at every case timed: H200, 2026-11-25, float
 // 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x), staged by
 // Staging::vector_interior up to interior_staging_widest and by Staging::vector above.
 template <class T, int C, class S, int MW = 1>
 void launch_library_width(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if constexpr (MW <= interior_staging_widest) {
-    using Shape = std::conditional_t<capped_registers<T, C, MW>(), ShapeF32Capped, S>;
+    using Shape = std::conditional_t<
+        capped_registers<T, C, MW>(), ShapeF32Capped,
+        std::conditional_t<wide_tiles<T, C, MW>(), ShapeF32Wide, S>>;
     if (mask.width == MW)
       return launch_tiled<T, C, MW, Shape, Staging::vector_interior, true>(a, mask, stream);
     return launch_library_width<T, C, S, MW + 2>(a, mask, stream);

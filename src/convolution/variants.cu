@@ -1223,7 +1223,7 @@ std::span<const Rung2d> registry_2d() {
                       .params = {{{"tile_scalars", 256}, {"tile_rows", 32}, {"threads", 256}}},
                       .block_threads = 256},
              .unsupported = float_images_only,
-             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<64, 4, 4, 8>>},
+             .launch = launch_row_reuse_shape_2d<conv_detail::ShapeF32Wide>},
       Rung2d{.info = {.name = "row_reuse_w256_h16",
                       .idea = "tiles 256 scalars wide and 16 rows high (64 x 4 threads, 4 rows "
                               "each)",

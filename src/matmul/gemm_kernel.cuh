@@ -54,7 +54,7 @@ namespace ladder::gemm_detail {
 
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
           bool Quadrants, int MinBlocks, bool Steady = false, bool EdgeMasks = true,
-          int BarrierLead = 0>
+          bool ARows = false>
 struct Policy {
   static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
                        tn = TN, stages = Stages, min_blocks = MinBlocks;
@@ -62,11 +62,10 @@ struct Policy {
   // Edge tiles of the steady and asynchronous loops take masked loads (set once per tile); off,
   // they take guarded loads at every k-step (the loops as they were first measured).
   static constexpr bool edge_masks = EdgeMasks;
-  // The asynchronous loop crosses its one barrier per step with this many k of FMAs left after
-  // the k it is crossed at (0: before the last k's FMAs), so that more arithmetic covers the
-  // barrier when one block alone runs on an SM.
-  static constexpr int barrier_lead = BarrierLead;
-  static_assert(barrier_lead >= 0 && barrier_lead < bk, "the barrier falls within the step");
+  // A stored k-contiguous (untransposed) keeps its rows in shared memory, 16-byte chunks of k
+  // swizzled across them, and is read 4 k at a time (AsyncRowCopier), instead of being turned
+  // k-major by 4-byte copies. Asynchronous loops only; no effect when A is stored m-contiguous.
+  static constexpr bool a_rows = ARows;
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
   static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
@@ -79,17 +78,20 @@ struct Policy {
   static_assert(!steady || stages == 2, "steady picks the two-buffer loop (async ones are steady)");
   static_assert(!(steady || async) || bk % 2 == 0,
                 "the steady loops need an even number of k per step (fragment buffers alternate)");
+  static_assert(!a_rows || (async && quadrants && bk % 8 == 0 && bk / 4 >= lanes_m),
+                "A's rows: asynchronous copies, quadrant micro-tiles, an even number of 4-k "
+                "quads per step, and a chunk position per lane row (conflict-free reads)");
 };
 
 // The same policy with edge tiles on guarded loads: what a product without edge tiles runs
 // (launch() below), so that its kernel is the single k-loop with no masked copy beside it.
 template <class P> struct WithoutEdgeMasks;
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
-          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, int BarrierLead>
+          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows>
 struct WithoutEdgeMasks<Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks,
-                               Steady, EdgeMasks, BarrierLead>> {
+                               Steady, EdgeMasks, ARows>> {
   using type = Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady,
-                      false, BarrierLead>;
+                      false, ARows>;
 };
 
 // What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
@@ -429,10 +431,115 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
   }
 };
 
+// A k-contiguous operand's bx x bk tile copied asynchronously as stored: line x of the tile is
+// bk floats in shared memory, its 16-byte chunks (4 k each) copied whole and placed at chunk
+// position c ^ ((x / 4) % chunks_per_line), so that the lines a warp reads together (4 apart in
+// quadrant micro-tiles) sit in distinct banks. Nothing is turned: one 16-byte copy per 4
+// elements where the turned layout takes four 4-byte ones (AsyncTileCopier), and the fragments
+// are read 4 k at a time (one LDS.128 per line per 4 k: the same count per k as k-major).
+template <int BX, int BK, int Threads, bool Vec> struct AsyncRowCopier {
+  static constexpr int chunks_per_line = BK / 4;
+  static constexpr int lines_per_pass = Threads / chunks_per_line;
+  static constexpr int per_thread = BX * chunks_per_line / Threads;
+  static constexpr int smem_floats = BX * BK;
+  static_assert(BK % 4 == 0 && (chunks_per_line & (chunks_per_line - 1)) == 0,
+                "a line is a power-of-two number of 16-byte chunks");
+  static_assert(Threads % chunks_per_line == 0 && BX % lines_per_pass == 0,
+                "the tile must split into whole lines per pass of the threads");
+  static_assert(lines_per_pass % (4 * chunks_per_line) == 0,
+                "a thread's chunk position must be the same on every pass");
+
+  // The float offset of chunk `chunk` of line `line` within the tile's shared stage.
+  static __device__ __forceinline__ int offset(int line, int chunk) {
+    return line * BK + 4 * (chunk ^ ((line / 4) % chunks_per_line));
+  }
+
+  const float* src; // this thread's first chunk of the next full step
+  unsigned dst;     // byte offset of the same in a shared stage
+  std::int64_t pass = 0; // elements between this thread's consecutive chunks
+  int inside_copies = per_thread; // edge tiles: chunks j < inside_copies are on lines inside
+
+  template <bool Masked>
+  __device__ __forceinline__ void start(const float* p, std::int64_t ld, std::int64_t x0,
+                                        std::int64_t k0, std::int64_t x_end, int tid) {
+    const int chunk = tid % chunks_per_line, line = tid / chunks_per_line;
+    const std::int64_t left = Masked ? x_end - (x0 + line) : 1;
+    inside_copies = left <= 0 ? 0
+                    : left >= std::int64_t{per_thread} * lines_per_pass
+                        ? per_thread
+                        : static_cast<int>((left + lines_per_pass - 1) / lines_per_pass);
+    src = p + (left > 0 ? x0 + line : x0) * ld + k0 + 4 * chunk;
+    dst = 4u * static_cast<unsigned>(offset(line, chunk));
+    pass = lines_per_pass * ld;
+  }
+
+  static constexpr unsigned dst_step = 4u * lines_per_pass * BK;
+
+  // One 16-byte chunk (or its first `valid` elements, the rest zeros) from q into shared byte
+  // address d; element by element where rows are not 16-byte aligned.
+  static __device__ __forceinline__ void copy_chunk(unsigned d, const float* q, int valid) {
+    if constexpr (Vec) {
+      copy_async_16(d, q, 4u * static_cast<unsigned>(valid));
+    } else {
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        copy_async_4(d + 4u * e, e < valid ? q + e : q, e < valid ? 4u : 0u);
+    }
+  }
+
+  __device__ __forceinline__ void copy_full(unsigned stage) {
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+      if constexpr (Vec) {
+        copy_async_16(stage + dst + j * dst_step, src + j * pass);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          copy_async_4(stage + dst + j * dst_step + 4u * e, src + j * pass + e);
+      }
+    }
+    src += BK;
+  }
+
+  __device__ __forceinline__ void copy_masked(unsigned stage) {
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+      const bool inside = j < inside_copies;
+      copy_chunk(stage + dst + j * dst_step, inside ? src + j * pass : src, inside ? 4 : 0);
+    }
+    src += BK;
+  }
+
+  template <bool Masked> __device__ __forceinline__ void copy_inside_k(unsigned stage) {
+    if constexpr (Masked)
+      copy_masked(stage);
+    else
+      copy_full(stage);
+  }
+
+  __device__ __forceinline__ void copy_guarded(unsigned stage, const float* p, std::int64_t ld,
+                                               std::int64_t x0, std::int64_t k0,
+                                               std::int64_t x_end, std::int64_t k_end, int tid) {
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+      const std::int64_t x = x0 + tid / chunks_per_line + j * lines_per_pass;
+      const std::int64_t k = k0 + 4 * (tid % chunks_per_line);
+      const std::int64_t left = x < x_end ? k_end - k : 0;
+      const int valid = left <= 0 ? 0 : left >= 4 ? 4 : static_cast<int>(left);
+      copy_chunk(stage + dst + j * dst_step, valid > 0 ? p + x * ld + k : p, valid);
+    }
+    src += BK;
+  }
+};
+
 template <class P, bool AKContig, bool BKContig, bool Vec> struct Shared {
   using ALoader = TileLoader<P::bm, P::bk, P::threads, AKContig, Vec>;
   using BLoader = TileLoader<P::bn, P::bk, P::threads, BKContig, Vec>;
-  static constexpr int stage_floats = ALoader::smem_floats + BLoader::smem_floats;
+  // A's rows as stored (Policy::a_rows) where A is k-contiguous, else k-major.
+  static constexpr bool a_rows = P::a_rows && AKContig;
+  static constexpr int a_floats =
+      a_rows ? AsyncRowCopier<P::bm, P::bk, P::threads, Vec>::smem_floats : ALoader::smem_floats;
+  static constexpr int stage_floats = a_floats + BLoader::smem_floats;
   static constexpr std::size_t bytes = sizeof(float) * stage_floats * P::stages;
 };
 
@@ -527,21 +634,44 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
 
   float acc[P::tm][P::tn] = {};
   float frag_a[2][P::tm], frag_b[2][P::tn];
+  // A's rows as stored (S::a_rows): line i of the micro-tile, 4 k, for two quads of k.
+  float quad_a[2][P::tm][4];
   const int a_base = warp_m * P::wm, b_base = warp_n * P::wn;
   // Reads step kk's fragments of the shared stage at float offset `stage_offset` into register
-  // buffer `buffer`.
+  // buffer `buffer` (with A's rows: B's, and A's quad kk / 4 when kk starts one, into quad
+  // buffer (kk / 4) % 2).
   const auto load_fragments = [&](int stage_offset, int buffer, int kk) {
     const float* sa = smem + stage_offset;
-    const float* sb = sa + ALoader::smem_floats;
+    const float* sb = sa + S::a_floats;
+    if constexpr (S::a_rows) {
+      if (kk % 4 == 0) {
+        using Rows = AsyncRowCopier<P::bm, P::bk, P::threads, Vec>;
 #pragma unroll
-    for (int g = 0; g < P::tm / 4; ++g) {
-      const float4 v = *reinterpret_cast<const float4*>(
-          sa + kk * ALoader::stride + a_base +
-          piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g));
-      frag_a[buffer][4 * g] = v.x;
-      frag_a[buffer][4 * g + 1] = v.y;
-      frag_a[buffer][4 * g + 2] = v.z;
-      frag_a[buffer][4 * g + 3] = v.w;
+        for (int g = 0; g < P::tm / 4; ++g) {
+          const int line = a_base + piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g);
+          const float* chunk = sa + Rows::offset(line, kk / 4); // lines line .. line + 3: one
+#pragma unroll                                               // swizzle (line is a multiple of 4)
+          for (int i = 0; i < 4; ++i) {
+            const float4 v = *reinterpret_cast<const float4*>(chunk + i * P::bk);
+            float* q = quad_a[(kk / 4) % 2][4 * g + i];
+            q[0] = v.x;
+            q[1] = v.y;
+            q[2] = v.z;
+            q[3] = v.w;
+          }
+        }
+      }
+    } else {
+#pragma unroll
+      for (int g = 0; g < P::tm / 4; ++g) {
+        const float4 v = *reinterpret_cast<const float4*>(
+            sa + kk * ALoader::stride + a_base +
+            piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g));
+        frag_a[buffer][4 * g] = v.x;
+        frag_a[buffer][4 * g + 1] = v.y;
+        frag_a[buffer][4 * g + 2] = v.z;
+        frag_a[buffer][4 * g + 3] = v.w;
+      }
     }
 #pragma unroll
     for (int g = 0; g < P::tn / 4; ++g) {
@@ -554,12 +684,15 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
       frag_b[buffer][4 * g + 3] = v.w;
     }
   };
-  const auto fmas = [&](int buffer) {
+  // Step kk's FMAs (its fragments in buffer kk % 2, A's quad in quad buffer (kk / 4) % 2).
+  const auto fmas = [&](int kk) {
 #pragma unroll
     for (int i = 0; i < P::tm; ++i)
 #pragma unroll
-      for (int j = 0; j < P::tn; ++j)
-        acc[i][j] = fmaf(frag_a[buffer][i], frag_b[buffer][j], acc[i][j]);
+      for (int j = 0; j < P::tn; ++j) {
+        const float a = S::a_rows ? quad_a[(kk / 4) % 2][i][kk % 4] : frag_a[kk % 2][i];
+        acc[i][j] = fmaf(a, frag_b[kk % 2][j], acc[i][j]);
+      }
   };
 
   if constexpr (P::async) {
@@ -570,7 +703,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
     // crossed before the last k's FMAs with the next step's first fragments requested behind
     // it. (The layout of CUTLASS's multistage main loop, and cuBLAS's FP32 kernels on Hopper:
     // 256 x 128 x 8 tiles in 3 stages.)
-    using ACopier = AsyncTileCopier<P::bm, P::bk, P::threads, AKContig, Vec>;
+    using ACopier = std::conditional_t<S::a_rows, AsyncRowCopier<P::bm, P::bk, P::threads, Vec>,
+                                       AsyncTileCopier<P::bm, P::bk, P::threads, AKContig, Vec>>;
     using BCopier = AsyncTileCopier<P::bn, P::bk, P::threads, BKContig, Vec>;
     constexpr int stage_bytes = 4 * S::stage_floats, ring_bytes = stage_bytes * P::stages;
     const unsigned window = static_cast<unsigned>(__cvta_generic_to_shared(smem));
@@ -601,11 +735,11 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
       const auto issue = [&](std::int64_t u) {
         if (u < full_steps) {
           a_copy.template copy_inside_k<masked>(window + write);
-          b_copy.template copy_inside_k<masked>(window + write + 4 * ALoader::smem_floats);
+          b_copy.template copy_inside_k<masked>(window + write + 4 * S::a_floats);
         } else if (u < steps) {
           const std::int64_t k0 = k_begin + u * P::bk;
           a_copy.copy_guarded(window + write, prm.a, prm.lda, m0, k0, prm.m, k_end, tid);
-          b_copy.copy_guarded(window + write + 4 * ALoader::smem_floats, prm.b, prm.ldb, n0, k0,
+          b_copy.copy_guarded(window + write + 4 * S::a_floats, prm.b, prm.ldb, n0, k0,
                               prm.n, k_end, tid);
         }
         commit_copies();
@@ -619,7 +753,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
           if (kk + 1 < P::bk)
             load_fragments(read / 4, (kk + 1) % 2, kk + 1);
           if constexpr (more) {
-            if (kk == P::bk - 1 - P::barrier_lead) {
+            // Not earlier: every read of this stage must precede the barrier, since the copies
+            // issued right after the next step's begins refill it.
+            if (kk == P::bk - 1) {
               wait_copies<P::stages - 2>(); // this thread's copies of the next step have landed
               __syncthreads(); // and everyone's; this step's last fragment reads are issued
             }
@@ -628,7 +764,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
               load_fragments(read / 4, 0, 0);
             }
           }
-          fmas(kk % 2);
+          fmas(kk);
         }
       };
       if (steps > 0) {
@@ -642,7 +778,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
         // The steps inside k: their loop has no branch but its own.
         for (; t + P::stages - 1 < full_steps; ++t) {
           a_copy.template copy_inside_k<masked>(window + write);
-          b_copy.template copy_inside_k<masked>(window + write + 4 * ALoader::smem_floats);
+          b_copy.template copy_inside_k<masked>(window + write + 4 * S::a_floats);
           commit_copies();
           next_stage(write);
           step(std::true_type{});
@@ -695,7 +831,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
             __syncthreads();
             load_fragments(nxt, 0, 0);
           }
-          fmas(kk % 2);
+          fmas(kk);
         }
         const int t = cur;
         cur = nxt;
@@ -739,7 +875,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
       for (int kk = 0; kk < P::bk; ++kk) {
         if (kk + 1 < P::bk)
           load_fragments(offset, (kk + 1) % 2, kk + 1);
-        fmas(kk % 2);
+        fmas(kk);
       }
     };
 

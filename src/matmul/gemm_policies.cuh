@@ -91,11 +91,20 @@ using WideAsync4Warps8K16 = Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 2>;
 // k-steps of 32 (half the barriers again, 3 buffers of 25 KB).
 using WideAsync4Warps8x4x2K16 = Policy<64, 128, 16, 4, 2, 4, 8, 4, true, 2>;
 using WideAsync3Warps8K32 = Policy<64, 128, 32, 2, 4, 8, 4, 3, true, 2>;
-// The barrier crossed earlier in the step (one k of FMAs more behind it; two for k 16), for the
-// one block an SM holds at 1000^3.
-using WideAsync3Lead1 = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, true, 1>;
-using WideAsync4Warps8K16Lead2 = Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 2, false, true, 2>;
 using HugeAsync3K16 = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1>;
+// A untransposed (k-contiguous) copied as stored, 16 bytes at a time, its rows kept in shared
+// memory and read 4 k at a time, instead of turned k-major by 4-byte copies (Policy::a_rows).
+// At 1000^3 the 8-warp tile ran 58.98 us untransposed against 55.62 us with A^T (whose A needs
+// no turning), H100, matmul-tune-h100-2026-11-26-r8.md. Rows need k-steps of 16 or more.
+using WideAsync4Warps8K16Rows =
+    Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 2, false, true, true>;
+using WideAsync3Warps8K16Rows =
+    Policy<64, 128, 16, 2, 4, 8, 4, 3, true, 2, false, true, true>;
+// The same 8 warps with up to 255 registers a thread (one block per SM, as at 1000^3).
+using WideAsync4Warps8K16RowsSolo =
+    Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 1, false, true, true>;
+using WideAsync3K16Rows = Policy<64, 128, 16, 2, 2, 8, 8, 3, true, 3, false, true, true>;
+using HugeAsync3K16Rows = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1, false, true, true>;
 // Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
 using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
 using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, false>;
@@ -114,15 +123,19 @@ template <class P> const void* kernel_address() {
 // (src/matmul/variants.cu) declares their instances extern, so it compiles none of them itself;
 // a policy it names that no group lists fails at link time.
 #define LADDER_MATMUL_LAB_POLICIES_0(X)                                                            \
-  X(Vectorized) X(WarpTiled) X(LargeStepped) X(HugeStepped) X(WideAsync4Warps8K16Lead2)
+  X(Vectorized) X(WarpTiled) X(LargeStepped) X(HugeStepped) X(WideAsync4Warps8K16Rows)
 #define LADDER_MATMUL_LAB_POLICIES_1(X) X(Huge) X(HugeK16) X(HugeAsync3) X(HugeAsync4)
 #define LADDER_MATMUL_LAB_POLICIES_2(X)                                                            \
-  X(HugeAsync3K16) X(HugeAsync3GuardedEdges) X(WideAsync3GuardedEdges) X(Large4WarpsAsync3)
-#define LADDER_MATMUL_LAB_POLICIES_3(X) X(WideAsync3) X(TallAsync3) X(WideTwoAsync3) X(TallTwoAsync3)
+  X(HugeAsync3K16) X(HugeAsync3GuardedEdges) X(WideAsync3GuardedEdges) X(Large4WarpsAsync3)      \
+  X(WideAsync4Warps8K16RowsSolo)
+#define LADDER_MATMUL_LAB_POLICIES_3(X)                                                            \
+  X(WideAsync3) X(TallAsync3) X(WideTwoAsync3) X(TallTwoAsync3) X(WideAsync3K16Rows)
 #define LADDER_MATMUL_LAB_POLICIES_4(X)                                                            \
-  X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)
+  X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)          \
+  X(WideAsync3Warps8K16Rows)
 #define LADDER_MATMUL_LAB_POLICIES_5(X) X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
-#define LADDER_MATMUL_LAB_POLICIES_6(X) X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync3Lead1)
+#define LADDER_MATMUL_LAB_POLICIES_6(X)                                                            \
+  X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(HugeAsync3K16Rows)
 #define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
   X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16) X(WideAsync4Warps8x4x2K16)                \
   X(WideAsync3Warps8K32)
