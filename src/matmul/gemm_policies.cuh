@@ -87,6 +87,8 @@ using WideAsync3Warps8K16 = Policy<64, 128, 16, 2, 4, 8, 4, 3, true, 2>;
 // The same with a fourth buffer: 8 warps at 1000^3 ran 59.26 us against the library tile's 60.06
 // (H100, 2026-11-26), still waiting on their copies at one block per SM.
 using WideAsync4Warps8K16 = Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 2>;
+// The same with up to 255 registers a thread (one block per SM, as at 1000^3).
+using WideAsync4Warps8K16Solo = Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 1>;
 // Two more shapes of the same 8 warps: stacked 4 x 2 (16 x 64 each, 4 x 8 per thread), and
 // k-steps of 32 (half the barriers again, 3 buffers of 25 KB).
 using WideAsync4Warps8x4x2K16 = Policy<64, 128, 16, 4, 2, 4, 8, 4, true, 2>;
@@ -103,8 +105,6 @@ using WideAsync3Warps8K16Rows =
 // The same 8 warps with up to 255 registers a thread (one block per SM, as at 1000^3).
 using WideAsync4Warps8K16RowsSolo =
     Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 1, false, true, true>;
-using WideAsync3K16Rows = Policy<64, 128, 16, 2, 2, 8, 8, 3, true, 3, false, true, true>;
-using HugeAsync3K16Rows = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1, false, true, true>;
 // Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
 using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
 using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, false>;
@@ -129,13 +129,13 @@ template <class P> const void* kernel_address() {
   X(HugeAsync3K16) X(HugeAsync3GuardedEdges) X(WideAsync3GuardedEdges) X(Large4WarpsAsync3)      \
   X(WideAsync4Warps8K16RowsSolo)
 #define LADDER_MATMUL_LAB_POLICIES_3(X)                                                            \
-  X(WideAsync3) X(TallAsync3) X(WideTwoAsync3) X(TallTwoAsync3) X(WideAsync3K16Rows)
+  X(WideAsync3) X(TallAsync3) X(WideTwoAsync3) X(TallTwoAsync3)
 #define LADDER_MATMUL_LAB_POLICIES_4(X)                                                            \
   X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)          \
   X(WideAsync3Warps8K16Rows)
 #define LADDER_MATMUL_LAB_POLICIES_5(X) X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
 #define LADDER_MATMUL_LAB_POLICIES_6(X)                                                            \
-  X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(HugeAsync3K16Rows)
+  X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync4Warps8K16Solo)
 #define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
   X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16) X(WideAsync4Warps8x4x2K16)                \
   X(WideAsync3Warps8K32)

@@ -602,6 +602,10 @@ std::span<const Rung> registry() {
       policy_rung<gd::WideAsync4Warps8K16, 8, 1>(
           "wide_8warps_async4_k16", "the same with 4 buffers of k 16", Role::variant,
           "async_copies"),
+      policy_rung<gd::WideAsync4Warps8K16Solo, 8, 1>(
+          "wide_8warps_async4_k16_solo",
+          "the same with up to 255 registers a thread (one block per SM)", Role::variant,
+          "async_copies"),
       policy_rung<gd::WideAsync4Warps8x4x2K16, 8, 1>(
           "wide_8warps_4x2_async4_k16",
           "64x128 tiles of 8 warps stacked 4x2 (16x64 each, 4x8 per thread), 4 buffers of k 16",
@@ -618,13 +622,6 @@ std::span<const Rung> registry() {
           "wide_8warps_async4_k16_rows_solo",
           "the same with up to 255 registers a thread (one block per SM)", Role::variant,
           "async_copies"),
-      policy_rung<gd::WideAsync3K16Rows, 8, 1>(
-          "wide_async3_k16_rows",
-          "64x128 tiles of 4 warps, 3 blocks/SM, 3 buffers of k 16, A's rows as stored",
-          Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3K16Rows, 8, 1>(
-          "huge_async3_k16_rows", "256x128 tiles, 3 buffers of k 16, A's rows as stored",
-          Role::variant, "async_copies"),
       policy_rung<gd::WideAsync3Warps8K32, 8, 1>(
           "wide_8warps_async3_k32", "64x128 tiles of 8 warps (8x4 per thread), 3 buffers of k 32",
           Role::variant, "async_copies"),
