@@ -67,21 +67,13 @@ template <class T, int C, int MW> constexpr bool capped_registers() {
   return sizeof(T) == 4 && C == 1 && (MW == 7 || MW == 9);
 }
 
-// The widths whose float one-channel kernels take ShapeF32Wide (tiled.cuh: tiles 256 scalars
-// wide).
-template <class T, int C, int MW> constexpr bool wide_tiles() {
-  return sizeof(T) == 4 && C == 1 && (MW == 3 || MW == 5);
-}
-
 // Row reuse (bit for bit the mask-row loop, faster at every case timed: H200, 2026-11-25, float
 // 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x), staged by
 // Staging::vector_interior up to interior_staging_widest and by Staging::vector above.
 template <class T, int C, class S, int MW = 1>
 void launch_library_width(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if constexpr (MW <= interior_staging_widest) {
-    using Shape = std::conditional_t<
-        capped_registers<T, C, MW>(), ShapeF32Capped,
-        std::conditional_t<wide_tiles<T, C, MW>(), ShapeF32Wide, S>>;
+    using Shape = std::conditional_t<capped_registers<T, C, MW>(), ShapeF32Capped, S>;
     if (mask.width == MW)
       return launch_tiled<T, C, MW, Shape, Staging::vector_interior, true>(a, mask, stream);
     return launch_library_width<T, C, S, MW + 2>(a, mask, stream);
@@ -108,8 +100,32 @@ inline constexpr int library_1d_unroll = 2;
 // Outputs per block of the 1D library kernel (the same at every mask width).
 using Library1d = Window1d<1, library_1d_unroll>;
 
+// Float images of one channel with square masks up to lanes_widest wide whose rows are 16-byte
+// aligned take the lane-halo kernel (window.cuh: no shared memory, the halo by warp shuffles),
+// its rows per thread and blocks per SM from LanesShape; returns false for any other image.
+template <int MW = 1>
+bool launch_library_lanes(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  if constexpr (MW <= lanes_widest) {
+    if (mask.width != MW)
+      return launch_library_lanes<MW + 2>(a, mask, stream);
+    using Shape = LanesShape<MW>;
+    const bool aligned = ((reinterpret_cast<std::uintptr_t>(a.in) |
+                           reinterpret_cast<std::uintptr_t>(a.out) |
+                           static_cast<std::uintptr_t>(a.in_pitch) |
+                           static_cast<std::uintptr_t>(a.out_pitch)) & 15) == 0;
+    if (mask.height != MW || !aligned || !lanes_2d_fits<MW, Shape::ry>(a.height))
+      return false;
+    launch_lanes_2d<MW, Shape::ry, Shape::min_blocks>(a, mask, stream);
+    return true;
+  } else {
+    return false;
+  }
+}
+
 void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
                        const MaskParam& mask, cudaStream_t stream) {
+  if (element == detail::ConvElement::f32 && channels == 1 && launch_library_lanes(a, mask, stream))
+    return;
   if (element == detail::ConvElement::f32)
     launch_library_channels<float, ShapeF32>(channels, a, mask, stream);
   else

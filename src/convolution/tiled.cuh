@@ -68,12 +68,6 @@ using ShapeF32 = TileShape<32, 8, 4, 4>;
 // blocks per SM (32 a thread; 64 and 40 uncapped). `ladder tune convolution`, H200, 2026-11-26:
 // see launch_library_width (api.cu).
 using ShapeF32Capped = TileShape<32, 8, 4, 4, 8>;
-// Float images of one channel with masks 3 and 5 wide: tiles 256 scalars wide (1 KB row pieces)
-// and 32 rows high, 64 x 4 threads of 8 rows each. `ladder tune convolution` (row_reuse_w256),
-// 8192^2 against the 128 x 32 tile in the same run: 3 x 3 147.1 against 148.5 us and 5 x 5 152.3
-// against 152.1 (H200, 2026-11-26-r8); 3 x 3 199.0 against 201.6 and 5 x 5 202.1 against 203.4
-// (H100, 2026-11-26-r2). From 7 x 7 on it lost on the H200 (191.6 against 185.6 us).
-using ShapeF32Wide = TileShape<64, 4, 4, 8>;
 using ShapeU8 = TileShape<32, 8, 4, 4>;
 using Shape1d = TileShape<256, 1, 4, 1>;
 

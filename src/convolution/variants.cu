@@ -643,6 +643,31 @@ const char* window_2d_fits(const Problem2d& p) {
              : "float images of one channel, square masks up to 9 x 9";
 }
 
+// 11, 11a-11c. The halo from the neighbouring lanes by shuffles (window.cuh): the library's
+// shape per mask width (LanesShape), or RY rows per thread with registers for MinBlocks blocks.
+template <int MW, int RY, int MinBlocks>
+void launch_lanes_width(const ImageArgs& a, const conv_detail::MaskParam& mask, cudaStream_t s) {
+  if constexpr (RY == 0)
+    conv_detail::launch_lanes_2d<MW, conv_detail::LanesShape<MW>::ry,
+                                 conv_detail::LanesShape<MW>::min_blocks>(a, mask, s);
+  else
+    conv_detail::launch_lanes_2d<MW, RY, MinBlocks>(a, mask, s);
+}
+
+template <int RY, int MinBlocks> void launch_lanes_2d_rung(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  const ImageArgs a = image_args(b, Border::zero);
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  switch (p.mask_width) {
+  case 1: return launch_lanes_width<1, RY, MinBlocks>(a, mask, s);
+  case 3: return launch_lanes_width<3, RY, MinBlocks>(a, mask, s);
+  case 5: return launch_lanes_width<5, RY, MinBlocks>(a, mask, s);
+  case 7: return launch_lanes_width<7, RY, MinBlocks>(a, mask, s);
+  case 9: return launch_lanes_width<9, RY, MinBlocks>(a, mask, s);
+  default: throw std::logic_error("lanes_2d: unsupported mask");
+  }
+}
+
 template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const ImageArgs a = image_args(b, Border::zero);
@@ -1223,7 +1248,7 @@ std::span<const Rung2d> registry_2d() {
                       .params = {{{"tile_scalars", 256}, {"tile_rows", 32}, {"threads", 256}}},
                       .block_threads = 256},
              .unsupported = float_images_only,
-             .launch = launch_row_reuse_shape_2d<conv_detail::ShapeF32Wide>},
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<64, 4, 4, 8>>},
       Rung2d{.info = {.name = "row_reuse_w256_h16",
                       .idea = "tiles 256 scalars wide and 16 rows high (64 x 4 threads, 4 rows "
                               "each)",
@@ -1343,6 +1368,38 @@ std::span<const Rung2d> registry_2d() {
              .needs_separable_mask = true,
              .unsupported = separable_fits,
              .launch = launch_separable_2d},
+      Rung2d{.info = {.name = "lane_halo",
+                      .idea = "no shared memory: one 16-byte load per input row and thread, the "
+                              "halo from the neighbouring lanes by warp shuffles",
+                      .role = Role::beyond,
+                      .params = {{{"tile_scalars", 128}, {"threads", 256}, {"vector_bytes", 16}}},
+                      .block_threads = 256},
+             .unsupported = window_2d_fits,
+             .launch = launch_lanes_2d_rung<0, 0>},
+      Rung2d{.info = {.name = "lane_halo_ry2",
+                      .idea = "2 rows per thread (16-row tiles), 4 blocks per SM",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tile_rows", 16}, {"blocks_per_sm", 4}}},
+                      .block_threads = 256},
+             .unsupported = window_2d_fits,
+             .launch = launch_lanes_2d_rung<2, 4>},
+      Rung2d{.info = {.name = "lane_halo_ry4_1_block",
+                      .idea = "4 rows per thread (32-row tiles), registers for 1 block per SM",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tile_rows", 32}, {"blocks_per_sm", 1}}},
+                      .block_threads = 256},
+             .unsupported = window_2d_fits,
+             .launch = launch_lanes_2d_rung<4, 1>},
+      Rung2d{.info = {.name = "lane_halo_ry8",
+                      .idea = "8 rows per thread (64-row tiles), 2 blocks per SM",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tile_rows", 64}, {"blocks_per_sm", 2}}},
+                      .block_threads = 256},
+             .unsupported = window_2d_fits,
+             .launch = launch_lanes_2d_rung<8, 2>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},
