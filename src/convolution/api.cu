@@ -126,6 +126,11 @@ void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int chan
                        const MaskParam& mask, cudaStream_t stream) {
   if (element == detail::ConvElement::f32 && channels == 1 && launch_library_lanes(a, mask, stream))
     return;
+  launch_library_staged_2d(element, a, channels, mask, stream);
+}
+
+void launch_library_staged_2d(detail::ConvElement element, const ImageArgs& a, int channels,
+                              const MaskParam& mask, cudaStream_t stream) {
   if (element == detail::ConvElement::f32)
     launch_library_channels<float, ShapeF32>(channels, a, mask, stream);
   else

@@ -565,10 +565,11 @@ void launch_staged_2d(const Buffers2d& b, cudaStream_t s) {
 }
 
 // 8. + row reuse: each input row read once per thread and applied to every output row it feeds
-// (convolve_tiled's RowReuse): the library's kernel, here with the border B (9. is its clamp).
+// (convolve_tiled's RowReuse): the library's staged kernel, here with the border B (9. is its
+// clamp).
 template <Border B> void launch_row_reuse_2d(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
-  conv_detail::launch_library_2d(
+  conv_detail::launch_library_staged_2d(
       element_of(p), image_args(b, B), p.channels,
       conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height), s);
 }
@@ -1372,34 +1373,27 @@ std::span<const Rung2d> registry_2d() {
                       .idea = "no shared memory: one 16-byte load per input row and thread, the "
                               "halo from the neighbouring lanes by warp shuffles",
                       .role = Role::beyond,
-                      .params = {{{"tile_scalars", 128}, {"threads", 256}, {"vector_bytes", 16}}},
+                      .params = {{{"tile_scalars", 120}, {"tile_rows", 32}, {"threads", 256},
+                                  {"vector_bytes", 16}}},
                       .block_threads = 256},
              .unsupported = window_2d_fits,
              .launch = launch_lanes_2d_rung<0, 0>},
       Rung2d{.info = {.name = "lane_halo_ry2",
-                      .idea = "2 rows per thread (16-row tiles), 4 blocks per SM",
+                      .idea = "2 rows per thread (16-row tiles)",
                       .role = Role::variant,
                       .variant_of = "lane_halo",
-                      .params = {{{"tile_rows", 16}, {"blocks_per_sm", 4}}},
+                      .params = {{{"tile_rows", 16}}},
                       .block_threads = 256},
              .unsupported = window_2d_fits,
-             .launch = launch_lanes_2d_rung<2, 4>},
-      Rung2d{.info = {.name = "lane_halo_ry4_1_block",
-                      .idea = "4 rows per thread (32-row tiles), registers for 1 block per SM",
-                      .role = Role::variant,
-                      .variant_of = "lane_halo",
-                      .params = {{{"tile_rows", 32}, {"blocks_per_sm", 1}}},
-                      .block_threads = 256},
-             .unsupported = window_2d_fits,
-             .launch = launch_lanes_2d_rung<4, 1>},
+             .launch = launch_lanes_2d_rung<2, 1>},
       Rung2d{.info = {.name = "lane_halo_ry8",
-                      .idea = "8 rows per thread (64-row tiles), 2 blocks per SM",
+                      .idea = "8 rows per thread (64-row tiles)",
                       .role = Role::variant,
                       .variant_of = "lane_halo",
-                      .params = {{{"tile_rows", 64}, {"blocks_per_sm", 2}}},
+                      .params = {{{"tile_rows", 64}}},
                       .block_threads = 256},
              .unsupported = window_2d_fits,
-             .launch = launch_lanes_2d_rung<8, 2>},
+             .launch = launch_lanes_2d_rung<8, 1>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},

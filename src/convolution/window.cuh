@@ -203,11 +203,12 @@ void launch_window_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t st
 
 // 2D with the halo from the neighbouring lanes (float, one channel, square masks up to 9 x 9):
 // each thread loads only the float4 of its own four columns from each input row, and the H = MW / 2
-// scalars on either side come from the lanes left and right of it by warp shuffles; the warp's
-// two outer lanes load the float4 beyond its 128 columns. So a row costs one 16-byte load per
-// thread (the window kernel above takes 2 H4 + 1, the staged kernels a trip through shared memory
-// and a barrier), and every load of the thread is in flight before its first FMA. A warp is one
-// row of threads (blocks of 32 x 8), so its lanes share their rows and shuffle partners.
+// scalars on either side come from the lanes left and right of it by warp shuffles. A warp reads
+// 128 columns and writes the middle 120: its lanes 0 and 31 only load, the halo of lanes 1 and 30
+// (so no lane loads twice, and no register holds a second window). A row costs one 16-byte load
+// per thread (the window kernel above takes 2 H4 + 1, the staged kernels a trip through shared
+// memory and a barrier), and every load of the thread is in flight before its first FMA. A warp
+// is one row of threads (blocks of 32 x 8), so its lanes share their rows and shuffle partners.
 // Rows outside the image are mapped through the border policy once per row; a float4 that is not
 // wholly inside the image (its edges) or not 16-byte aligned is gathered element by element
 // through the border policy, and the shuffles carry those values on as the neighbours' halo. The
@@ -217,19 +218,15 @@ template <int MW, int RY> struct Lanes2d {
   static constexpr int tx = 32, ty = 8, threads = tx * ty;
   static constexpr int halo = MW / 2;
   static constexpr int rows = RY + MW - 1; // input rows a thread reads
-  static constexpr int tile_w = 4 * tx, tile_h = ty * RY;
+  static constexpr int tile_w = 4 * (tx - 2), tile_h = ty * RY; // outputs: lanes 1 .. 30
 };
 
 // The library's lane-halo kernels (api.cu): masks up to lanes_widest wide, RY rows per thread
-// and registers for min_blocks blocks per SM at each width. Prototype timings, 8192^2 interior
-// tiles, H100, 2026-11-26 (the copy 185.1 us): 3 x 3 182.2 us at RY 4 (181.2 at RY 2, 182.5 at
-// 8); 5 x 5 181.6 us at RY 4 with 4 blocks per SM (192.6 with 1, 186.1 at RY 8); 7 x 7 209.8 us
-// at RY 8 with 2 blocks per SM (211.6 at RY 4). 9 x 9 (the lab's rung only) takes RY 4 and one
-// block's registers: RY 8 needs more than 128 registers a thread.
+// and registers for min_blocks blocks per SM at each width.
 inline constexpr int lanes_widest = 7;
 template <int MW> struct LanesShape {
-  static constexpr int ry = MW == 7 ? 8 : 4;
-  static constexpr int min_blocks = MW <= 5 ? 4 : MW == 7 ? 2 : 1;
+  static constexpr int ry = 4;
+  static constexpr int min_blocks = 1;
 };
 
 // The float4 at columns x .. x + 3 of image row ym (border_index's result: -1 reads zeros): one
@@ -255,29 +252,19 @@ __global__ void __launch_bounds__(256, MinBlocks)
   using L = Lanes2d<MW, RY>;
   constexpr int H = L::halo;
   const int lane = threadIdx.x;
-  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * L::tile_w;
-  const std::int64_t x = x0 + 4 * lane;
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * L::tile_w - 4 + 4 * lane;
   const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * L::tile_h + threadIdx.y * RY;
   if (y >= a.height)
     return; // the whole warp: its lanes share y
   const bool in_aligned =
       ((reinterpret_cast<std::uintptr_t>(a.in) | static_cast<std::uintptr_t>(a.in_pitch)) & 15) == 0;
-  const bool out_aligned =
-      ((reinterpret_cast<std::uintptr_t>(a.out) | static_cast<std::uintptr_t>(a.out_pitch)) & 15) ==
-      0;
-  // Lane 0 also reads the float4 left of the warp's columns, lane 31 the one right of them.
-  const bool outer = lane == 0 || lane == 31;
-  const std::int64_t x_outer = lane == 0 ? x0 - 4 : x0 + L::tile_w;
-  const bool own_vector = in_aligned && x + 4 <= a.width;
-  const bool outer_vector = in_aligned && x_outer >= 0 && x_outer + 4 <= a.width;
+  const bool vector = in_aligned && x >= 0 && x + 4 <= a.width;
 
-  float4 own[L::rows], beyond[L::rows];
+  float4 own[L::rows];
 #pragma unroll
   for (int r = 0; r < L::rows; ++r) {
     const std::int64_t ym = border_index(y - H + r, a.height, a.border);
-    own[r] = lanes_float4(a, ym, x, own_vector && ym >= 0);
-    if (H > 0 && outer)
-      beyond[r] = lanes_float4(a, ym, x_outer, outer_vector && ym >= 0);
+    own[r] = lanes_float4(a, ym, x, vector && ym >= 0);
   }
 
   float acc[RY][4];
@@ -291,15 +278,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
     // The row's window: H scalars of the left neighbour, this lane's 4, H of the right one.
     float w[4 + 2 * H];
     const float mine[4] = {own[r].x, own[r].y, own[r].z, own[r].w};
-    if constexpr (H > 0) {
-      const float outside[4] = {beyond[r].x, beyond[r].y, beyond[r].z, beyond[r].w};
 #pragma unroll
-      for (int t = 0; t < H; ++t) {
-        const float left = __shfl_up_sync(0xffffffffu, mine[4 - H + t], 1);
-        const float right = __shfl_down_sync(0xffffffffu, mine[t], 1);
-        w[t] = lane == 0 ? outside[4 - H + t] : left;
-        w[4 + H + t] = lane == 31 ? outside[t] : right;
-      }
+    for (int t = 0; t < H; ++t) {
+      w[t] = __shfl_up_sync(0xffffffffu, mine[4 - H + t], 1);
+      w[4 + H + t] = __shfl_down_sync(0xffffffffu, mine[t], 1);
     }
 #pragma unroll
     for (int k = 0; k < 4; ++k)
@@ -316,12 +298,18 @@ __global__ void __launch_bounds__(256, MinBlocks)
       }
     }
   }
+  if (lane == 0 || lane == 31 || x >= a.width)
+    return;
+  const bool out_vector =
+      ((reinterpret_cast<std::uintptr_t>(a.out) | static_cast<std::uintptr_t>(a.out_pitch)) & 15) ==
+          0 &&
+      x + 4 <= a.width;
 #pragma unroll
   for (int o = 0; o < RY; ++o) {
     if (y + o >= a.height)
       break;
     auto* row = reinterpret_cast<float*>(a.out + (y + o) * a.out_pitch);
-    if (out_aligned && x + 4 <= a.width) {
+    if (out_vector) {
       *reinterpret_cast<float4*>(row + x) = make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]);
     } else {
 #pragma unroll
