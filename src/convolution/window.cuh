@@ -222,10 +222,17 @@ template <int MW, int RY> struct Lanes2d {
 };
 
 // The library's lane-halo kernels (api.cu): masks up to lanes_widest wide, RY rows per thread
-// and registers for min_blocks blocks per SM at each width.
-inline constexpr int lanes_widest = 7;
+// and registers for min_blocks blocks per SM at each width. `ladder tune convolution`, float
+// 8192^2 against the copy's 181.5 us, H100, 2026-11-26 (bench/results/
+// convolution-tune-h100-2026-11-26-r3.md): 3 x 3 182.6 us at RY 2, 184.6 at RY 4, 185.9 at RY 8;
+// 5 x 5 185.0 at RY 4, 203.7 at RY 2, 188.5 at RY 8; the staged kernel 201.8 and 203.6 us. From
+// 7 x 7 on the staged kernel wins (7 x 7: 214.4 against 229.0 us at RY 4; 9 x 9: 251.5 against
+// 360.7): the arithmetic dominates there, and the lanes 0 and 31 that only load, the shuffles and
+// the three blocks per SM that 72 registers allow cost more than staging does. No width spills
+// (58 to 84 registers a thread), so no cap is set.
+inline constexpr int lanes_widest = 5;
 template <int MW> struct LanesShape {
-  static constexpr int ry = 4;
+  static constexpr int ry = MW == 3 ? 2 : 4;
   static constexpr int min_blocks = 1;
 };
 
