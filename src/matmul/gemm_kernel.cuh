@@ -300,31 +300,39 @@ using core::wait_copies;
 
 // One operand's bx x bk tile copied asynchronously into the same shared layout as TileLoader's
 // ([bk][stride], k-major). A k-contiguous operand is turned element by element (4-byte copies):
-// consecutive threads take consecutive k of one line, so a warp's copy reads whole 32-byte
-// sectors (32 / bk lines of bk floats), and its writes (bk k-rows, 32 / bk consecutive lines
-// each) fall in distinct banks thanks to the 4-word pad. (Giving each thread a whole line
-// instead, one pointer with immediate offsets, made every copy instruction touch 32 sectors:
-// 0.67x cuBLAS at 4096^3 against 0.91x for the register path, H200.) The other operand is
-// copied as stored, 16 bytes at a time when `Vec`.
+// consecutive threads take 8 consecutive k of one line (all bk of it when bk < 8), so a warp's
+// copy reads whole 32-byte sectors (4 lines of 8 floats), and its writes (8 k-rows, 4
+// consecutive lines each) fall in distinct banks thanks to the 4-word pad. Wider k-steps take
+// their 8-k groups in turn. (With a lane per k of a 16-deep step, a warp wrote 16 k-rows whose
+// banks repeat every 8, two wavefronts per copy: Nsight Compute counted 16% more shared-memory
+// wavefronts than with A^T and twice the short-scoreboard stalls, 1000^3 on the 8-warp tile,
+// H100, 2026-11-26. Giving each thread a whole line instead, one pointer with immediate offsets,
+// made every copy instruction touch 32 sectors: 0.67x cuBLAS at 4096^3 against 0.91x for the
+// register path, H200.) The other operand is copied as stored, 16 bytes at a time when `Vec`.
 template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileCopier {
   using Layout = TileLoader<BX, BK, Threads, KContig, Vec>;
   static constexpr int stride = Layout::stride;
-  // k-contiguous: `lines_per_pass` lines per pass of the threads, `passes` passes per tile.
-  static constexpr int lines_per_pass = Threads / BK;
-  static constexpr int passes = BX * BK / Threads;
-  static_assert(!KContig || (Threads % BK == 0 && BX % lines_per_pass == 0),
+  // k-contiguous: lanes take k_width consecutive k of a line; `lines_per_pass` lines per pass of
+  // the threads over one k group, `x_passes` such passes over the tile's lines, `k_groups` groups
+  // of k_width k per step. Copy j of a thread: k group j % k_groups, line pass j / k_groups.
+  static constexpr int k_width = BK < 8 ? BK : 8;
+  static constexpr int k_groups = BK / k_width;
+  static constexpr int lines_per_pass = Threads / k_width;
+  static constexpr int x_passes = BX / lines_per_pass;
+  static_assert(!KContig || (BK % k_width == 0 && Threads % k_width == 0 &&
+                             BX % lines_per_pass == 0),
                 "the turned tile must split into whole lines per pass of the threads");
   // As stored: Layout's vectors (j x Threads + tid along the contiguous extent).
-  static constexpr int per_thread = KContig ? passes : Layout::per_thread;
+  static constexpr int per_thread = KContig ? x_passes * k_groups : Layout::per_thread;
 
   const float* src; // this thread's first element (turned) or vector of the next full step
   unsigned dst;     // byte offset of the same in a shared stage
   std::int64_t step = 0; // elements between consecutive k-steps
   std::int64_t pass = 0; // elements between this thread's consecutive copies
   // Edge tiles (see copy_masked): how much of this thread's copies lies inside the operand
-  // across x, the same at every k-step. Turned: copies j < inside_copies are on lines inside; as
-  // stored: the first inside_bytes bytes of every copy are inside.
-  int inside_copies = per_thread;
+  // across x, the same at every k-step. Turned: copies of line passes < inside_passes are on
+  // lines inside; as stored: the first inside_bytes bytes of every copy are inside.
+  int inside_passes = x_passes;
   unsigned inside_bytes = 4u * Layout::width;
 
   // Masked (edge tiles, for copy_masked): the masks are set from x_end, the operand's extent
@@ -334,11 +342,11 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
   __device__ __forceinline__ void start(const float* p, std::int64_t ld, std::int64_t x0,
                                         std::int64_t k0, std::int64_t x_end, int tid) {
     if constexpr (KContig) {
-      const int k = tid % BK, x = tid / BK;
+      const int k = tid % k_width, x = tid / k_width;
       const std::int64_t left = Masked ? x_end - (x0 + x) : 1;
-      inside_copies = left <= 0 ? 0
-                      : left >= std::int64_t{passes} * lines_per_pass
-                          ? passes
+      inside_passes = left <= 0 ? 0
+                      : left >= std::int64_t{x_passes} * lines_per_pass
+                          ? x_passes
                           : static_cast<int>((left + lines_per_pass - 1) / lines_per_pass);
       src = p + (left > 0 ? x0 + x : x0) * ld + k0 + k;
       dst = 4u * static_cast<unsigned>(k * stride + x);
@@ -358,9 +366,22 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
     }
   }
 
-  // The shared byte offset of copy j relative to copy 0: a compile-time constant.
-  static constexpr unsigned dst_step =
-      4u * (KContig ? lines_per_pass : Threads / Layout::per_line * stride);
+  // The shared byte offset of copy j relative to copy 0, and its element offset in global
+  // memory (in units of `pass` and of single elements): compile-time constants but for pass.
+  static constexpr unsigned dst_step = 4u * (Threads / Layout::per_line * stride); // as stored
+  static __device__ __forceinline__ constexpr unsigned dst_of(int j) {
+    if constexpr (KContig)
+      return 4u * static_cast<unsigned>((j % k_groups) * k_width * stride +
+                                        (j / k_groups) * lines_per_pass);
+    else
+      return j * dst_step;
+  }
+  static __device__ __forceinline__ constexpr int pass_of(int j) {
+    return KContig ? j / k_groups : j;
+  }
+  static __device__ __forceinline__ constexpr int k_of(int j) {
+    return KContig ? (j % k_groups) * k_width : 0;
+  }
 
   // Copies the next k-step of a tile that lies inside the matrix into the stage at byte
   // address `stage` of the shared window.
@@ -368,9 +389,9 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) {
       if constexpr (!KContig && Vec)
-        copy_async_16(stage + dst + j * dst_step, src + j * pass);
+        copy_async_16(stage + dst + dst_of(j), src + pass_of(j) * pass);
       else
-        copy_async_4(stage + dst + j * dst_step, src + j * pass);
+        copy_async_4(stage + dst + dst_of(j), src + pass_of(j) * pass + k_of(j));
     }
     src += step;
   }
@@ -383,12 +404,13 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) {
       if constexpr (KContig) {
-        const bool inside = j < inside_copies;
-        copy_async_4(stage + dst + j * dst_step, inside ? src + j * pass : src, inside ? 4u : 0u);
+        const bool inside = pass_of(j) < inside_passes;
+        copy_async_4(stage + dst + dst_of(j), inside ? src + pass_of(j) * pass + k_of(j) : src,
+                     inside ? 4u : 0u);
       } else if constexpr (Vec) {
-        copy_async_16(stage + dst + j * dst_step, src + j * pass, inside_bytes);
+        copy_async_16(stage + dst + dst_of(j), src + j * pass, inside_bytes);
       } else {
-        copy_async_4(stage + dst + j * dst_step, src + j * pass, inside_bytes);
+        copy_async_4(stage + dst + dst_of(j), src + j * pass, inside_bytes);
       }
     }
     src += step;
@@ -410,9 +432,10 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) {
       if constexpr (KContig) {
-        const std::int64_t x = x0 + tid / BK + j * lines_per_pass, k = k0 + tid % BK;
+        const std::int64_t x = x0 + tid / k_width + pass_of(j) * lines_per_pass;
+        const std::int64_t k = k0 + tid % k_width + k_of(j);
         const bool inside = x < x_end && k < k_end;
-        copy_async_4(stage + dst + j * dst_step, inside ? p + x * ld + k : p, inside ? 4u : 0u);
+        copy_async_4(stage + dst + dst_of(j), inside ? p + x * ld + k : p, inside ? 4u : 0u);
       } else {
         int line, pos;
         Layout::coords(tid, j, line, pos);
@@ -422,9 +445,9 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
             left <= 0 ? 0u : 4u * static_cast<unsigned>(left < Layout::width ? left : Layout::width);
         const float* q = bytes != 0 ? p + k * ld + x : p;
         if constexpr (Vec)
-          copy_async_16(stage + dst + j * dst_step, q, bytes);
+          copy_async_16(stage + dst + dst_of(j), q, bytes);
         else
-          copy_async_4(stage + dst + j * dst_step, q, bytes);
+          copy_async_4(stage + dst + dst_of(j), q, bytes);
       }
     }
     src += step;
