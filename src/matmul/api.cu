@@ -96,7 +96,7 @@ bool check_and_quick_return(const Product& p, cudaStream_t stream) {
 // One launch of the planned tile shape on the operands as they are.
 void multiply(const Product& p, int sms, cudaStream_t stream) {
   const bool vector_loads = vector_ok(p.a, p.lda) && vector_ok(p.b, p.ldb);
-  const Plan pl = plan(p.m, p.n, p.k, sms, vector_loads, p.b_k_contiguous());
+  const Plan pl = plan(p.m, p.n, p.k, sms, vector_loads);
   const TileShape& shape = *std::find_if(tile_shapes.begin(), tile_shapes.end(),
                                          [&](const TileShape& t) { return t.tile == pl.tile; });
   const std::int64_t tile_m = shape.bm, tile_n = shape.bn;

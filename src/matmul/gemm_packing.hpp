@@ -162,7 +162,7 @@ inline double layout_rate(bool a_k_contiguous, bool b_k_contiguous) {
 // Estimated seconds of one kernel launch.
 inline double kernel_seconds(std::int64_t m, std::int64_t n, std::int64_t k, bool a_k_contiguous,
                              bool b_k_contiguous, bool vector, const DeviceRates& d) {
-  const Plan pl = plan(m, n, k, d.sms, vector, b_k_contiguous);
+  const Plan pl = plan(m, n, k, d.sms, vector);
   const double rate = pl.score * layout_rate(a_k_contiguous, b_k_contiguous) * d.sms *
                       large_tile_flops_per_sm_clock * d.sm_clock_hz;
   return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / rate +

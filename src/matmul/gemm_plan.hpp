@@ -47,8 +47,10 @@ struct TileShape {
 //     against the wide tile's 2.871 (H100, `ladder tune matmul -s 4096`, 2026-11-26), 0.885;
 //     its scalar_rate is not measured and is set to the same, below every other tile's but the
 //     small one's, so that it is chosen where one block per SM runs and nowhere else. With B
-//     k-contiguous (B^T) it was slower than the wide tile (1000^3: 73.5 against 71.2 us), so
-//     plan() leaves it out there.
+//     k-contiguous (B^T) it was slower than the wide tile (1000^3: 73.5 against 71.2 us) until
+//     the turned copy's bank conflicts at k-steps of 16 were removed (gemm_kernel.cuh,
+//     AsyncTileCopier); since, 64.37 against 71.36 us (H100, matmul-tune-h100-2026-11-26-r11.md),
+//     so it is chosen there too.
 inline constexpr std::array<TileShape, 8> tile_shapes = {{
     {Tile::huge, 256, 128, 1, 1.045, 1.042, 1.0, 160},
     {Tile::large, 128, 128, 2, 1.00, 0.86, 0.685, 96},
@@ -80,19 +82,16 @@ inline bool vector_ok(const void* p, std::int64_t ld) {
 // (blocks_per_sm each) at the tile's rate; the last one's busiest SM holds r blocks and runs at
 // min(1, r x solo) of that rate, so a last wave of one block per SM takes 1 / solo of a full
 // wave's time per block, not a full wave's time. `vector_loads`: the operands allow 16-byte
-// loads; `b_k_contiguous`: B is read along k (B^T), which the eight-warp tile is not chosen
-// for. (The first version charged every partial wave a full wave's time; once edge tiles ran
+// loads. (The first version charged every partial wave a full wave's time; once edge tiles ran
 // as fast as the rest, 1000^3 measured 61.76 us on 128 unsplit 64 x 128 tiles against 69.1 us
 // for the split it chose.)
 inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
-                 bool vector_loads = true, bool b_k_contiguous = false) {
+                 bool vector_loads = true) {
   constexpr std::int64_t min_split_k = 256, max_splits = 64;
   constexpr double split_cost = 0.90;
   Plan best;
   best.score = -1;
   for (const TileShape& t : tile_shapes) {
-    if (t.tile == Tile::wide_eight_warps && b_k_contiguous)
-      continue;
     const std::int64_t tiles = ((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn);
     const double inside = static_cast<double>(m) * static_cast<double>(n) /
                           (static_cast<double>(tiles) * t.bm * t.bn);
