@@ -45,6 +45,25 @@ __device__ __forceinline__ float bordered_output(const ImageArgs& a, const MaskP
   return acc;
 }
 
+// Row reuse in registers: input row r of a thread's window (w[k + i] is tap i of output column
+// k, 4 columns) applied as mask row r - o to each of its RY output rows o that it feeds, taps left
+// to right. r is a compile-time constant once the caller's row loop is unrolled.
+template <int MW, int RY>
+__device__ __forceinline__ void apply_input_row(float (&acc)[RY][4], const MaskParam& mask,
+                                                const float* w, int r) {
+#pragma unroll
+  for (int o = 0; o < RY; ++o) {
+    const int j = r - o; // input row r is mask row j of output row o
+    if (j >= 0 && j < MW) {
+#pragma unroll
+      for (int i = 0; i < MW; ++i)
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+          acc[o][k] = __fmaf_rn(mask.w[j * MW + i], w[k + i], acc[o][k]);
+    }
+  }
+}
+
 template <int MW, int U> struct Window1d {
   static_assert(MW % 2 == 1 && MW <= max_convolution_mask, "odd mask widths up to 31");
   static constexpr int threads = 256;
@@ -157,18 +176,7 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
       for (int j = 0; j < W::loads; ++j)
         win4[j] = __ldg(row + x / 4 - W::h4 + j);
-      const float* w = reinterpret_cast<const float*>(win4);
-#pragma unroll
-      for (int o = 0; o < RY; ++o) {
-        const int j = r - o; // input row r is mask row j of output row o
-        if (j >= 0 && j < MW) {
-#pragma unroll
-          for (int i = 0; i < MW; ++i)
-#pragma unroll
-            for (int k = 0; k < 4; ++k)
-              acc[o][k] = __fmaf_rn(mask.w[j * MW + i], w[W::d + k + i], acc[o][k]);
-        }
-      }
+      apply_input_row<MW, RY>(acc, mask, reinterpret_cast<const float*>(win4) + W::d, r);
     }
 #pragma unroll
     for (int o = 0; o < RY; ++o)
@@ -293,17 +301,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
 #pragma unroll
     for (int k = 0; k < 4; ++k)
       w[H + k] = mine[k];
-#pragma unroll
-    for (int o = 0; o < RY; ++o) {
-      const int j = r - o; // input row r is mask row j of output row o
-      if (j >= 0 && j < MW) {
-#pragma unroll
-        for (int i = 0; i < MW; ++i)
-#pragma unroll
-          for (int k = 0; k < 4; ++k)
-            acc[o][k] = __fmaf_rn(mask.w[j * MW + i], w[k + i], acc[o][k]);
-      }
-    }
+    apply_input_row<MW, RY>(acc, mask, w, r);
   }
   if (lane == 0 || lane == 31 || x >= a.width)
     return;
