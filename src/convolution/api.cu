@@ -109,10 +109,7 @@ bool launch_library_lanes(const ImageArgs& a, const MaskParam& mask, cudaStream_
     if (mask.width != MW)
       return launch_library_lanes<MW + 2>(a, mask, stream);
     using Shape = LanesShape<MW>;
-    const bool aligned = ((reinterpret_cast<std::uintptr_t>(a.in) |
-                           reinterpret_cast<std::uintptr_t>(a.out) |
-                           static_cast<std::uintptr_t>(a.in_pitch) |
-                           static_cast<std::uintptr_t>(a.out_pitch)) & 15) == 0;
+    const bool aligned = rows_16_aligned(a.in, a.in_pitch) && rows_16_aligned(a.out, a.out_pitch);
     if (mask.height != MW || !aligned || !lanes_2d_fits<MW, Shape::ry>(a.height))
       return false;
     launch_lanes_2d<MW, Shape::ry, Shape::min_blocks>(a, mask, stream);

@@ -42,6 +42,11 @@ struct ImageArgs {
   Border border = Border::zero;
 };
 
+// Whether every row of an image at p with this pitch (bytes) starts on a 16-byte boundary.
+LADDER_CONV_HD bool rows_16_aligned(const void* p, std::int64_t pitch) {
+  return ((reinterpret_cast<std::uintptr_t>(p) | static_cast<std::uintptr_t>(pitch)) & 15) == 0;
+}
+
 // A block of TX x TY threads; each thread computes K adjacent scalars of RY rows, so a block's
 // output tile is TX K scalars wide and TY RY rows high. MinBlocks: the blocks per SM the compiler
 // must leave registers for (__launch_bounds__). StreamingStores: results stored with the

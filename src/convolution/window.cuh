@@ -271,9 +271,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * L::tile_h + threadIdx.y * RY;
   if (y >= a.height)
     return; // the whole warp: its lanes share y
-  const bool in_aligned =
-      ((reinterpret_cast<std::uintptr_t>(a.in) | static_cast<std::uintptr_t>(a.in_pitch)) & 15) == 0;
-  const bool vector = in_aligned && x >= 0 && x + 4 <= a.width;
+  const bool vector = rows_16_aligned(a.in, a.in_pitch) && x >= 0 && x + 4 <= a.width;
 
   float4 own[L::rows];
 #pragma unroll
@@ -305,10 +303,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
   if (lane == 0 || lane == 31 || x >= a.width)
     return;
-  const bool out_vector =
-      ((reinterpret_cast<std::uintptr_t>(a.out) | static_cast<std::uintptr_t>(a.out_pitch)) & 15) ==
-          0 &&
-      x + 4 <= a.width;
+  const bool out_vector = rows_16_aligned(a.out, a.out_pitch) && x + 4 <= a.width;
 #pragma unroll
   for (int o = 0; o < RY; ++o) {
     if (y + o >= a.height)

@@ -111,6 +111,14 @@ struct Params {
   bool cluster_splits = false;  // the gridDim.y splits of a tile are one cluster (sm_90)
 };
 
+// Edge tiles' masks: how many of a thread's `passes` lines, `apart` lines from one to the next,
+// lie inside the operand when `left` lines of it remain from the thread's first line.
+__device__ __forceinline__ int passes_inside(std::int64_t left, int passes, int apart) {
+  return left <= 0                               ? 0
+         : left >= std::int64_t{passes} * apart ? passes
+                                                 : static_cast<int>((left + apart - 1) / apart);
+}
+
 // One operand's bx x bk tile: global memory -> registers -> shared memory ([bk][stride]).
 // KContig: the operand's k index is the contiguous one in global memory (element (x, kk) at
 // p[x * ld + kk]); else element (x, kk) is at p[kk * ld + x].
@@ -165,10 +173,7 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct TileLoader
     const std::int64_t x = x0 + (KContig ? line : pos), left = x_end - x;
     if constexpr (KContig) {
       constexpr int lines_apart = Threads / per_line; // between a thread's consecutive vectors
-      inside_vectors = left <= 0 ? 0
-                       : left >= std::int64_t{per_thread} * lines_apart
-                           ? per_thread
-                           : static_cast<int>((left + lines_apart - 1) / lines_apart);
+      inside_vectors = passes_inside(left, per_thread, lines_apart);
     } else {
       inside_elements = left <= 0 ? 0 : left < width ? static_cast<int>(left) : width;
     }
@@ -344,10 +349,7 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
     if constexpr (KContig) {
       const int k = tid % k_width, x = tid / k_width;
       const std::int64_t left = Masked ? x_end - (x0 + x) : 1;
-      inside_passes = left <= 0 ? 0
-                      : left >= std::int64_t{x_passes} * lines_per_pass
-                          ? x_passes
-                          : static_cast<int>((left + lines_per_pass - 1) / lines_per_pass);
+      inside_passes = passes_inside(left, x_passes, lines_per_pass);
       src = p + (left > 0 ? x0 + x : x0) * ld + k0 + k;
       dst = 4u * static_cast<unsigned>(k * stride + x);
       step = BK;
@@ -487,10 +489,7 @@ template <int BX, int BK, int Threads, bool Vec> struct AsyncRowCopier {
                                         std::int64_t k0, std::int64_t x_end, int tid) {
     const int chunk = tid % chunks_per_line, line = tid / chunks_per_line;
     const std::int64_t left = Masked ? x_end - (x0 + line) : 1;
-    inside_copies = left <= 0 ? 0
-                    : left >= std::int64_t{per_thread} * lines_per_pass
-                        ? per_thread
-                        : static_cast<int>((left + lines_per_pass - 1) / lines_per_pass);
+    inside_copies = passes_inside(left, per_thread, lines_per_pass);
     src = p + (left > 0 ? x0 + line : x0) * ld + k0 + 4 * chunk;
     dst = 4u * static_cast<unsigned>(offset(line, chunk));
     pass = lines_per_pass * ld;
