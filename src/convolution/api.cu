@@ -100,30 +100,42 @@ inline constexpr int library_1d_unroll = 2;
 // Outputs per block of the 1D library kernel (the same at every mask width).
 using Library1d = Window1d<1, library_1d_unroll>;
 
-// Float images of one channel with square masks up to lanes_widest wide whose rows are 16-byte
-// aligned take the lane-halo kernel (window.cuh: no shared memory, the halo by warp shuffles),
+// Float images of one channel and uint8 images of 1, 3 or 4 channels, with square masks up to
+// lanes_widest<T> wide whose rows are aligned to the kernel's vector (16 bytes for float, 4 for
+// uint8), take the lane-halo kernel (window.cuh: no shared memory, the halo by warp shuffles),
 // its rows per thread and blocks per SM from LanesShape; returns false for any other image.
-template <int MW = 1>
+template <class T, int C, int MW = 1>
 bool launch_library_lanes(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  if constexpr (MW <= lanes_widest) {
+  if constexpr (MW <= lanes_widest<T>) {
     if (mask.width != MW)
-      return launch_library_lanes<MW + 2>(a, mask, stream);
-    using Shape = LanesShape<MW>;
-    const bool aligned = rows_16_aligned(a.in, a.in_pitch) && rows_16_aligned(a.out, a.out_pitch);
-    if (mask.height != MW || !aligned || !lanes_2d_fits<MW, Shape::ry>(a.height))
+      return launch_library_lanes<T, C, MW + 2>(a, mask, stream);
+    using Shape = LanesShape<T, C, MW>;
+    using V = lane_vector_t<T>;
+    const bool aligned = rows_aligned_to<V>(a.in, a.in_pitch) && rows_aligned_to<V>(a.out, a.out_pitch);
+    if (mask.height != MW || !aligned || !lanes_2d_fits<T, C, MW, Shape::ry>(a.height))
       return false;
-    launch_lanes_2d<MW, Shape::ry, Shape::min_blocks>(a, mask, stream);
+    launch_lanes_2d<T, C, MW, Shape::ry, Shape::min_blocks>(a, mask, stream);
     return true;
   } else {
     return false;
   }
 }
 
+bool launch_library_lanes(detail::ConvElement element, const ImageArgs& a, int channels,
+                          const MaskParam& mask, cudaStream_t stream) {
+  if (element == detail::ConvElement::f32)
+    return channels == 1 && launch_library_lanes<float, 1>(a, mask, stream);
+  switch (channels) {
+  case 1: return launch_library_lanes<std::uint8_t, 1>(a, mask, stream);
+  case 3: return launch_library_lanes<std::uint8_t, 3>(a, mask, stream);
+  default: return launch_library_lanes<std::uint8_t, 4>(a, mask, stream);
+  }
+}
+
 void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
                        const MaskParam& mask, cudaStream_t stream) {
-  if (element == detail::ConvElement::f32 && channels == 1 && launch_library_lanes(a, mask, stream))
-    return;
-  launch_library_staged_2d(element, a, channels, mask, stream);
+  if (!launch_library_lanes(element, a, channels, mask, stream))
+    launch_library_staged_2d(element, a, channels, mask, stream);
 }
 
 void launch_library_staged_2d(detail::ConvElement element, const ImageArgs& a, int channels,

@@ -42,9 +42,11 @@ struct ImageArgs {
   Border border = Border::zero;
 };
 
-// Whether every row of an image at p with this pitch (bytes) starts on a 16-byte boundary.
-LADDER_CONV_HD bool rows_16_aligned(const void* p, std::int64_t pitch) {
-  return ((reinterpret_cast<std::uintptr_t>(p) | static_cast<std::uintptr_t>(pitch)) & 15) == 0;
+// Whether every row of an image at p with this pitch (bytes) is aligned to a V (16-byte words:
+// V = float4).
+template <class V> LADDER_CONV_HD bool rows_aligned_to(const void* p, std::int64_t pitch) {
+  return ((reinterpret_cast<std::uintptr_t>(p) | static_cast<std::uintptr_t>(pitch)) &
+          (sizeof(V) - 1)) == 0;
 }
 
 // A block of TX x TY threads; each thread computes K adjacent scalars of RY rows, so a block's

@@ -646,27 +646,36 @@ const char* window_2d_fits(const Problem2d& p) {
 
 // 11, 11a-11c. The halo from the neighbouring lanes by shuffles (window.cuh): the library's
 // shape per mask width (LanesShape), or RY rows per thread with registers for MinBlocks blocks.
-template <int MW, int RY, int MinBlocks>
+// Compiled for the study's images (float one channel, uint8 three channels), square masks up to
+// 9 x 9.
+const char* lanes_fit(const Problem2d& p) {
+  return ((p.element == Element::f32 && p.channels == 1) ||
+          (p.element == Element::u8 && p.channels == 3)) &&
+                 p.mask_width == p.mask_height && p.mask_width <= 9
+             ? nullptr
+             : "float images of one channel or uint8 of three, square masks up to 9 x 9";
+}
+
+template <class T, int C, int RY, int MinBlocks, int MW = 1>
 void launch_lanes_width(const ImageArgs& a, const conv_detail::MaskParam& mask, cudaStream_t s) {
+  if constexpr (MW < 9) {
+    if (mask.width != MW)
+      return launch_lanes_width<T, C, RY, MinBlocks, MW + 2>(a, mask, s);
+  }
+  using Shape = conv_detail::LanesShape<T, C, MW>;
   if constexpr (RY == 0)
-    conv_detail::launch_lanes_2d<MW, conv_detail::LanesShape<MW>::ry,
-                                 conv_detail::LanesShape<MW>::min_blocks>(a, mask, s);
+    conv_detail::launch_lanes_2d<T, C, MW, Shape::ry, Shape::min_blocks>(a, mask, s);
   else
-    conv_detail::launch_lanes_2d<MW, RY, MinBlocks>(a, mask, s);
+    conv_detail::launch_lanes_2d<T, C, MW, RY, MinBlocks>(a, mask, s);
 }
 
 template <int RY, int MinBlocks> void launch_lanes_2d_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const ImageArgs a = image_args(b, Border::zero);
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  switch (p.mask_width) {
-  case 1: return launch_lanes_width<1, RY, MinBlocks>(a, mask, s);
-  case 3: return launch_lanes_width<3, RY, MinBlocks>(a, mask, s);
-  case 5: return launch_lanes_width<5, RY, MinBlocks>(a, mask, s);
-  case 7: return launch_lanes_width<7, RY, MinBlocks>(a, mask, s);
-  case 9: return launch_lanes_width<9, RY, MinBlocks>(a, mask, s);
-  default: throw std::logic_error("lanes_2d: unsupported mask");
-  }
+  if (p.element == Element::f32)
+    return launch_lanes_width<float, 1, RY, MinBlocks>(a, mask, s);
+  launch_lanes_width<std::uint8_t, 3, RY, MinBlocks>(a, mask, s);
 }
 
 template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s) {
@@ -1370,13 +1379,13 @@ std::span<const Rung2d> registry_2d() {
              .unsupported = separable_fits,
              .launch = launch_separable_2d},
       Rung2d{.info = {.name = "lane_halo",
-                      .idea = "no shared memory: one 16-byte load per input row and thread, the "
-                              "halo from the neighbouring lanes by warp shuffles",
+                      .idea = "no shared memory: each thread loads its own four pixels of an "
+                              "input row (one 16-byte load for float, 32-bit words for uint8), "
+                              "the halo from the neighbouring lanes by warp shuffles",
                       .role = Role::beyond,
-                      .params = {{{"tile_scalars", 120}, {"tile_rows", 32}, {"threads", 256},
-                                  {"vector_bytes", 16}}},
+                      .params = {{{"tile_pixels", 120}, {"tile_rows", 32}, {"threads", 256}}},
                       .block_threads = 256},
-             .unsupported = window_2d_fits,
+             .unsupported = lanes_fit,
              .launch = launch_lanes_2d_rung<0, 0>},
       Rung2d{.info = {.name = "lane_halo_ry2",
                       .idea = "2 rows per thread (16-row tiles)",
@@ -1384,7 +1393,7 @@ std::span<const Rung2d> registry_2d() {
                       .variant_of = "lane_halo",
                       .params = {{{"tile_rows", 16}}},
                       .block_threads = 256},
-             .unsupported = window_2d_fits,
+             .unsupported = lanes_fit,
              .launch = launch_lanes_2d_rung<2, 1>},
       Rung2d{.info = {.name = "lane_halo_ry8",
                       .idea = "8 rows per thread (64-row tiles)",
@@ -1392,7 +1401,7 @@ std::span<const Rung2d> registry_2d() {
                       .variant_of = "lane_halo",
                       .params = {{{"tile_rows", 64}}},
                       .block_threads = 256},
-             .unsupported = window_2d_fits,
+             .unsupported = lanes_fit,
              .launch = launch_lanes_2d_rung<8, 1>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",

@@ -45,11 +45,13 @@ __device__ __forceinline__ float bordered_output(const ImageArgs& a, const MaskP
   return acc;
 }
 
-// Row reuse in registers: input row r of a thread's window (w[k + i] is tap i of output column
-// k, 4 columns) applied as mask row r - o to each of its RY output rows o that it feeds, taps left
-// to right. r is a compile-time constant once the caller's row loop is unrolled.
-template <int MW, int RY>
-__device__ __forceinline__ void apply_input_row(float (&acc)[RY][4], const MaskParam& mask,
+// Row reuse in registers: input row r of a thread's window applied as mask row r - o to each of
+// its RY output rows o that it feeds, taps left to right. The thread's K output scalars are
+// interleaved channels of K / C pixels: tap i of output scalar k is w[k + i C] (C scalars to the
+// next pixel of the same channel). r is a compile-time constant once the caller's row loop is
+// unrolled.
+template <int MW, int C = 1, int RY, int K>
+__device__ __forceinline__ void apply_input_row(float (&acc)[RY][K], const MaskParam& mask,
                                                 const float* w, int r) {
 #pragma unroll
   for (int o = 0; o < RY; ++o) {
@@ -58,8 +60,8 @@ __device__ __forceinline__ void apply_input_row(float (&acc)[RY][4], const MaskP
 #pragma unroll
       for (int i = 0; i < MW; ++i)
 #pragma unroll
-        for (int k = 0; k < 4; ++k)
-          acc[o][k] = __fmaf_rn(mask.w[j * MW + i], w[k + i], acc[o][k]);
+        for (int k = 0; k < K; ++k)
+          acc[o][k] = __fmaf_rn(mask.w[j * MW + i], w[k + i * C], acc[o][k]);
     }
   }
 }
@@ -176,7 +178,7 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
       for (int j = 0; j < W::loads; ++j)
         win4[j] = __ldg(row + x / 4 - W::h4 + j);
-      apply_input_row<MW, RY>(acc, mask, reinterpret_cast<const float*>(win4) + W::d, r);
+      apply_input_row<MW>(acc, mask, reinterpret_cast<const float*>(win4) + W::d, r);
     }
 #pragma unroll
     for (int o = 0; o < RY; ++o)
@@ -209,28 +211,80 @@ void launch_window_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t st
 }
 
 
-// 2D with the halo from the neighbouring lanes (float, one channel, square masks up to 9 x 9):
-// each thread loads only the float4 of its own four columns from each input row, and the H = MW / 2
-// scalars on either side come from the lanes left and right of it by warp shuffles. A warp reads
-// 128 columns and writes the middle 120: its lanes 0 and 31 only load, the halo of lanes 1 and 30
-// (so no lane loads twice, and no register holds a second window). A row costs one 16-byte load
-// per thread (the window kernel above takes 2 H4 + 1, the staged kernels a trip through shared
-// memory and a barrier), and every load of the thread is in flight before its first FMA. A warp
-// is one row of threads (blocks of 32 x 8), so its lanes share their rows and shuffle partners.
-// Rows outside the image are mapped through the border policy once per row; a float4 that is not
-// wholly inside the image (its edges) or not 16-byte aligned is gathered element by element
-// through the border policy, and the shuffles carry those values on as the neighbours' halo. The
-// sums run mask rows in order and taps left to right, as every other path: bit for bit the same.
-template <int MW, int RY> struct Lanes2d {
-  static_assert(MW % 2 == 1 && MW <= 9, "odd masks up to 9 wide: a halo of one float4 at most");
+// 2D with the halo from the neighbouring lanes (float images of one channel, uint8 images of 1,
+// 3 or 4 interleaved channels; square masks up to 9 x 9): each thread loads only the four pixels
+// of its own columns from each input row, and the H = MW / 2 pixels on either side come from the
+// lanes left and right of it by warp shuffles. A warp reads 128 columns and writes the middle
+// 120: its lanes 0 and 31 only load, the halo of lanes 1 and 30 (so no lane loads twice, and no
+// register holds a second window). A row costs C vector loads per thread (one 16-byte load for
+// float, 32-bit words of four uint8: the window kernel above takes 2 H4 + 1, the staged kernels a
+// trip through shared memory and a barrier), and every load of the thread is in flight before its
+// first FMA. uint8 is converted to float once per scalar, by the lane that loaded it, and the
+// shuffles carry floats. A warp is one row of threads (blocks of 32 x 8), so its lanes share their
+// rows and shuffle partners. Rows outside the image are mapped through the border policy once per
+// row; four pixels that are not wholly inside the image (its edges) or whose rows are not aligned
+// to the vector are gathered scalar by scalar through the border policy, and the shuffles carry
+// those values on as the neighbours' halo. The sums run mask rows in order and taps left to
+// right, as every other path: bit for bit the same.
+
+// Four scalars of T in one global access: a float4, or a 32-bit word of four uint8.
+template <class T> struct LaneVector;
+template <> struct LaneVector<float> { using type = float4; };
+template <> struct LaneVector<std::uint8_t> { using type = unsigned; };
+template <class T> using lane_vector_t = typename LaneVector<T>::type;
+
+__device__ __forceinline__ void unpack4(float4 v, float* f) {
+  f[0] = v.x;
+  f[1] = v.y;
+  f[2] = v.z;
+  f[3] = v.w;
+}
+__device__ __forceinline__ void unpack4(unsigned v, float* f) {
+  f[0] = static_cast<float>(v & 0xffu);
+  f[1] = static_cast<float>((v >> 8) & 0xffu);
+  f[2] = static_cast<float>((v >> 16) & 0xffu);
+  f[3] = static_cast<float>(v >> 24);
+}
+__device__ __forceinline__ float4 pack4(const float* e) { return make_float4(e[0], e[1], e[2], e[3]); }
+__device__ __forceinline__ unsigned pack4(const std::uint8_t* e) {
+  return e[0] | (unsigned{e[1]} << 8) | (unsigned{e[2]} << 16) | (unsigned{e[3]} << 24);
+}
+
+// Four sums as the vector of T that stores them: floats as they are; uint8 rounded to nearest
+// (ties to even) and saturated to 0 .. 255, as from_float, by two cvt.pack.sat (sm_72 on) rather
+// than a clamp, shift and or per byte.
+template <class T> __device__ __forceinline__ lane_vector_t<T> results4(const float* v) {
+  if constexpr (sizeof(T) == 4) {
+    return pack4(v);
+  } else {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 720
+    const int a = __float2int_rn(v[0]), b = __float2int_rn(v[1]), c = __float2int_rn(v[2]),
+              d = __float2int_rn(v[3]);
+    unsigned high, word; // cvt.pack.sat.u8 d, a, b, c: bytes (b, a, c's low two)
+    asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, 0;" : "=r"(high) : "r"(d), "r"(c));
+    asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(word) : "r"(b), "r"(a), "r"(high));
+    return word;
+#else
+    const T e[4] = {from_float<T>(v[0]), from_float<T>(v[1]), from_float<T>(v[2]),
+                    from_float<T>(v[3])};
+    return pack4(e);
+#endif
+  }
+}
+
+template <class T, int C, int MW, int RY> struct Lanes2d {
+  static_assert(MW % 2 == 1 && MW <= 9, "odd masks up to 9 wide: a halo of four pixels at most");
+  static_assert(C == 1 || C == 3 || C == 4, "1, 3 or 4 interleaved channels");
+  using Vector = lane_vector_t<T>;
   static constexpr int tx = 32, ty = 8, threads = tx * ty;
   static constexpr int halo = MW / 2;
-  static constexpr int rows = RY + MW - 1; // input rows a thread reads
-  static constexpr int tile_w = 4 * (tx - 2), tile_h = ty * RY; // outputs: lanes 1 .. 30
+  static constexpr int rows = RY + MW - 1;  // input rows a thread reads
+  static constexpr int scalars = 4 * C;     // of a row, per thread: four pixels
+  static constexpr int tile_w = 4 * (tx - 2), tile_h = ty * RY; // pixels: lanes 1 .. 30
 };
 
-// The library's lane-halo kernels (api.cu): masks up to lanes_widest wide, RY rows per thread
-// and registers for min_blocks blocks per SM at each width. `ladder tune convolution`, float
+// The library's lane-halo kernels (api.cu): masks up to lanes_widest<T> wide, RY rows per thread
+// and registers for min_blocks blocks per SM at each width. Float, `ladder tune convolution`,
 // 8192^2 against the copy's 181.5 us, H100, 2026-11-26 (bench/results/
 // convolution-tune-h100-2026-11-26-r3.md): 3 x 3 182.6 us at RY 2, 184.6 at RY 4, 185.9 at RY 8;
 // 5 x 5 185.0 at RY 4, 203.7 at RY 2, 188.5 at RY 8; the staged kernel 201.8 and 203.6 us. From
@@ -238,102 +292,118 @@ template <int MW, int RY> struct Lanes2d {
 // 360.7): the arithmetic dominates there, and the lanes 0 and 31 that only load, the shuffles and
 // the three blocks per SM that 72 registers allow cost more than staging does. No width spills
 // (58 to 84 registers a thread), so no cap is set.
-inline constexpr int lanes_widest = 5;
-template <int MW> struct LanesShape {
+template <class T> inline constexpr int lanes_widest = 5;
+template <> inline constexpr int lanes_widest<std::uint8_t> = 9;
+template <class T, int C, int MW> struct LanesShape {
   static constexpr int ry = MW == 3 ? 2 : 4;
   static constexpr int min_blocks = 1;
 };
 
-// The float4 at columns x .. x + 3 of image row ym (border_index's result: -1 reads zeros): one
-// 16-byte load when `vector` (the caller knows it lies inside and is aligned), else element by
-// element through the border policy.
-__device__ __forceinline__ float4 lanes_float4(const ImageArgs& a, std::int64_t ym,
-                                               std::int64_t x, bool vector) {
-  const auto* row = reinterpret_cast<const float*>(a.in + (ym < 0 ? 0 : ym) * a.in_pitch);
-  if (vector)
-    return __ldg(reinterpret_cast<const float4*>(row + x));
-  float v[4];
+// The four pixels at columns x .. x + 3 of image row ym (border_index's result: -1 reads zeros)
+// as C vectors: C vector loads when `vector` (the caller knows they lie inside and are aligned),
+// else scalar by scalar through the border policy.
+template <class T, int C>
+__device__ __forceinline__ void lanes_load(const ImageArgs& a, std::int64_t ym, std::int64_t x,
+                                           bool vector, lane_vector_t<T> (&v)[C]) {
+  using V = lane_vector_t<T>;
+  const auto* row = reinterpret_cast<const T*>(a.in + (ym < 0 ? 0 : ym) * a.in_pitch);
+  if (vector) {
 #pragma unroll
-  for (int e = 0; e < 4; ++e) {
-    const std::int64_t xm = border_index(x + e, a.width, a.border);
-    v[e] = ym < 0 || xm < 0 ? 0.0f : row[xm];
+    for (int c = 0; c < C; ++c)
+      v[c] = __ldg(reinterpret_cast<const V*>(row + x * C) + c);
+    return;
   }
-  return make_float4(v[0], v[1], v[2], v[3]);
+  T e[4 * C];
+#pragma unroll
+  for (int s = 0; s < 4 * C; ++s) {
+    const std::int64_t xm = border_index(x + s / C, a.width, a.border);
+    e[s] = ym < 0 || xm < 0 ? T(0) : row[xm * C + s % C];
+  }
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    v[c] = pack4(e + 4 * c);
 }
 
-template <int MW, int RY, int MinBlocks>
+template <class T, int C, int MW, int RY, int MinBlocks>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_lanes_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
-  using L = Lanes2d<MW, RY>;
-  constexpr int H = L::halo;
+  using L = Lanes2d<T, C, MW, RY>;
+  using V = typename L::Vector;
+  constexpr int S = L::scalars, HS = L::halo * C; // a thread's scalars, the halo's on one side
   const int lane = threadIdx.x;
   const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * L::tile_w - 4 + 4 * lane;
   const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * L::tile_h + threadIdx.y * RY;
   if (y >= a.height)
     return; // the whole warp: its lanes share y
-  const bool vector = rows_16_aligned(a.in, a.in_pitch) && x >= 0 && x + 4 <= a.width;
+  const bool vector = rows_aligned_to<V>(a.in, a.in_pitch) && x >= 0 && x + 4 <= a.width;
 
-  float4 own[L::rows];
+  V own[L::rows][C];
 #pragma unroll
   for (int r = 0; r < L::rows; ++r) {
-    const std::int64_t ym = border_index(y - H + r, a.height, a.border);
-    own[r] = lanes_float4(a, ym, x, vector && ym >= 0);
+    const std::int64_t ym = border_index(y - L::halo + r, a.height, a.border);
+    lanes_load<T, C>(a, ym, x, vector && ym >= 0, own[r]);
   }
 
-  float acc[RY][4];
+  float acc[RY][S];
 #pragma unroll
   for (int o = 0; o < RY; ++o)
 #pragma unroll
-    for (int k = 0; k < 4; ++k)
+    for (int k = 0; k < S; ++k)
       acc[o][k] = 0.0f;
 #pragma unroll
   for (int r = 0; r < L::rows; ++r) {
-    // The row's window: H scalars of the left neighbour, this lane's 4, H of the right one.
-    float w[4 + 2 * H];
-    const float mine[4] = {own[r].x, own[r].y, own[r].z, own[r].w};
+    // The row's window: HS scalars of the left neighbour, this lane's S, HS of the right one.
+    float w[S + 2 * HS];
+    float mine[S];
 #pragma unroll
-    for (int t = 0; t < H; ++t) {
-      w[t] = __shfl_up_sync(0xffffffffu, mine[4 - H + t], 1);
-      w[4 + H + t] = __shfl_down_sync(0xffffffffu, mine[t], 1);
+    for (int c = 0; c < C; ++c)
+      unpack4(own[r][c], mine + 4 * c);
+#pragma unroll
+    for (int t = 0; t < HS; ++t) {
+      w[t] = __shfl_up_sync(0xffffffffu, mine[S - HS + t], 1);
+      w[S + HS + t] = __shfl_down_sync(0xffffffffu, mine[t], 1);
     }
 #pragma unroll
-    for (int k = 0; k < 4; ++k)
-      w[H + k] = mine[k];
-    apply_input_row<MW, RY>(acc, mask, w, r);
+    for (int k = 0; k < S; ++k)
+      w[HS + k] = mine[k];
+    apply_input_row<MW, C>(acc, mask, w, r);
   }
   if (lane == 0 || lane == 31 || x >= a.width)
     return;
-  const bool out_vector = rows_16_aligned(a.out, a.out_pitch) && x + 4 <= a.width;
+  const bool out_vector = rows_aligned_to<V>(a.out, a.out_pitch) && x + 4 <= a.width;
 #pragma unroll
   for (int o = 0; o < RY; ++o) {
     if (y + o >= a.height)
       break;
-    auto* row = reinterpret_cast<float*>(a.out + (y + o) * a.out_pitch);
+    T* row = reinterpret_cast<T*>(a.out + (y + o) * a.out_pitch) + x * C;
     if (out_vector) {
-      *reinterpret_cast<float4*>(row + x) = make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]);
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        reinterpret_cast<V*>(row)[c] = results4<T>(acc[o] + 4 * c);
     } else {
 #pragma unroll
-      for (int k = 0; k < 4; ++k)
-        if (x + k < a.width)
-          row[x + k] = acc[o][k];
+      for (int k = 0; k < S; ++k)
+        if (x + k / C < a.width)
+          row[k] = from_float<T>(acc[o][k]);
     }
   }
 }
 
 // Whether convolve_lanes_2d can take an image of this height (its grid's rows of tiles).
-template <int MW, int RY> bool lanes_2d_fits(std::int64_t height) {
-  return (height + Lanes2d<MW, RY>::tile_h - 1) / Lanes2d<MW, RY>::tile_h <= 65535;
+template <class T, int C, int MW, int RY> bool lanes_2d_fits(std::int64_t height) {
+  using L = Lanes2d<T, C, MW, RY>;
+  return (height + L::tile_h - 1) / L::tile_h <= 65535;
 }
 
 // Launches convolve_lanes_2d (width, height > 0; lanes_2d_fits).
-template <int MW, int RY, int MinBlocks>
+template <class T, int C, int MW, int RY, int MinBlocks>
 void launch_lanes_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  using L = Lanes2d<MW, RY>;
-  if (!lanes_2d_fits<MW, RY>(a.height))
+  using L = Lanes2d<T, C, MW, RY>;
+  if (!lanes_2d_fits<T, C, MW, RY>(a.height))
     throw std::invalid_argument("lanes_2d: more than 65535 rows of tiles");
   const std::int64_t tiles_x = (a.width + L::tile_w - 1) / L::tile_w;
   const std::int64_t tiles_y = (a.height + L::tile_h - 1) / L::tile_h;
-  convolve_lanes_2d<MW, RY, MinBlocks>
+  convolve_lanes_2d<T, C, MW, RY, MinBlocks>
       <<<dim3(static_cast<unsigned>(tiles_x), static_cast<unsigned>(tiles_y)), dim3(L::tx, L::ty), 0,
          stream>>>(a, mask);
   LADDER_CUDA(cudaGetLastError());

@@ -419,40 +419,54 @@ TEST(ConvolutionWindow, TwoDimensionalEveryBorderWidthAndPitch) {
     }
 }
 
-// The lane-halo kernel (convolution/window.cuh) at the row counts the lab and the library use:
-// the 16-byte path beside the gathered one (image edges, a pointer 4 bytes off, pitches off 16
-// bytes), images narrower than a warp's 128 columns or the halo, shorter than the mask, 1 x 1.
-template <int RY, int MinBlocks> void lanes_cases(std::mt19937& rng) {
-  const std::vector<Case> cases = {{1, 1, 1, 3, 3, 0, 0},     {67, 45, 1, 5, 5, 0, 0},
-                                   {528, 101, 1, 3, 3, 0, 0}, {528, 101, 1, 7, 7, 0, 4},
-                                   {300, 200, 1, 9, 9, 64, 0}, {529, 70, 1, 5, 5, 12, 0},
-                                   {260, 90, 1, 1, 1, 0, 0},  {5, 97, 1, 7, 7, 0, 0},
-                                   {130, 3, 1, 9, 9, 0, 0},   {3, 2, 1, 5, 5, 0, 0},
-                                   {257, 33, 1, 3, 3, 16, 0}};
+// The lane-halo kernel (convolution/window.cuh) at the row counts the lab and the library use,
+// on float images of one channel and uint8 images of 1, 3 and 4 channels: the vector path beside
+// the gathered one (image edges, pointers and pitches off the vector's alignment: 16 bytes for
+// float, 4 for uint8), images narrower than a warp's 128 columns or the halo, shorter than the
+// mask, 1 x 1.
+template <class T, int C, int RY, int MinBlocks> void lanes_cases(std::mt19937& rng) {
+  std::vector<Case> cases = {{1, 1, C, 3, 3, 0, 0},     {67, 45, C, 5, 5, 0, 0},
+                             {528, 101, C, 3, 3, 0, 0}, {528, 101, C, 7, 7, 0, 4},
+                             {300, 200, C, 9, 9, 64, 0}, {529, 70, C, 5, 5, 12, 0},
+                             {260, 90, C, 1, 1, 0, 0},  {5, 97, C, 7, 7, 0, 0},
+                             {130, 3, C, 9, 9, 0, 0},   {3, 2, C, 5, 5, 0, 0},
+                             {257, 33, C, 3, 3, 16, 0}};
+  if constexpr (sizeof(T) == 1) // off 4-byte words: the start, the pitch
+    cases.insert(cases.end(), {{300, 50, C, 5, 5, 0, 1}, {260, 41, C, 3, 3, 2, 0},
+                               {512, 37, C, 9, 9, 0, 2}});
   for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
     for (const Case& c : cases) {
-      Harness<float> h(c, rng);
+      Harness<T> h(c, rng);
       const conv_detail::ImageArgs a = h.image_args(border);
       const auto mask = conv_detail::make_mask_param(h.mask.data(), c.mw, c.mh);
       const auto got = h.run([&](cudaStream_t s) {
         switch (c.mw) {
-        case 1: return conv_detail::launch_lanes_2d<1, RY, MinBlocks>(a, mask, s);
-        case 3: return conv_detail::launch_lanes_2d<3, RY, MinBlocks>(a, mask, s);
-        case 5: return conv_detail::launch_lanes_2d<5, RY, MinBlocks>(a, mask, s);
-        case 7: return conv_detail::launch_lanes_2d<7, RY, MinBlocks>(a, mask, s);
-        default: return conv_detail::launch_lanes_2d<9, RY, MinBlocks>(a, mask, s);
+        case 1: return conv_detail::launch_lanes_2d<T, C, 1, RY, MinBlocks>(a, mask, s);
+        case 3: return conv_detail::launch_lanes_2d<T, C, 3, RY, MinBlocks>(a, mask, s);
+        case 5: return conv_detail::launch_lanes_2d<T, C, 5, RY, MinBlocks>(a, mask, s);
+        case 7: return conv_detail::launch_lanes_2d<T, C, 7, RY, MinBlocks>(a, mask, s);
+        default: return conv_detail::launch_lanes_2d<T, C, 9, RY, MinBlocks>(a, mask, s);
         }
       });
-      EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
+      EXPECT_EQ(lab::convolution::compare_images<T>(got, h.expected(border), c.width * C, 0.0), "")
           << h.label() << " rows per thread " << RY << " " << lab::convolution::border_name(border);
     }
 }
 
 TEST(ConvolutionLanes, EveryBorderWidthPitchAndAlignment) {
   std::mt19937 rng(81);
-  lanes_cases<4, 1>(rng);
-  lanes_cases<2, 4>(rng);
-  lanes_cases<8, 2>(rng);
+  lanes_cases<float, 1, 4, 1>(rng);
+  lanes_cases<float, 1, 2, 4>(rng);
+  lanes_cases<float, 1, 8, 2>(rng);
+}
+
+TEST(ConvolutionLanes, Uint8EveryChannelCountBorderWidthPitchAndAlignment) {
+  std::mt19937 rng(82);
+  lanes_cases<std::uint8_t, 1, 4, 1>(rng);
+  lanes_cases<std::uint8_t, 3, 4, 1>(rng);
+  lanes_cases<std::uint8_t, 3, 2, 1>(rng);
+  lanes_cases<std::uint8_t, 3, 8, 1>(rng);
+  lanes_cases<std::uint8_t, 4, 4, 1>(rng);
 }
 
 // The column walks (convolution/column.cuh) with few tiles per block, so that blocks walk several
