@@ -21,7 +21,9 @@
 #pragma once
 
 #include "convolution/tiled.cuh"
+#include "core/resident_grid.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ladder::conv_detail {
@@ -338,10 +340,16 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const bool vector = rows_aligned_to<V>(a.in, a.in_pitch) && x >= 0 && x + 4 <= a.width;
 
   V own[L::rows][C];
+  if (y - L::halo >= 0 && y - L::halo + L::rows <= a.height) { // the warp's rows need no border
 #pragma unroll
-  for (int r = 0; r < L::rows; ++r) {
-    const std::int64_t ym = border_index(y - L::halo + r, a.height, a.border);
-    lanes_load<T, C>(a, ym, x, vector && ym >= 0, own[r]);
+    for (int r = 0; r < L::rows; ++r)
+      lanes_load<T, C>(a, y - L::halo + r, x, vector, own[r]);
+  } else {
+#pragma unroll
+    for (int r = 0; r < L::rows; ++r) {
+      const std::int64_t ym = border_index(y - L::halo + r, a.height, a.border);
+      lanes_load<T, C>(a, ym, x, vector && ym >= 0, own[r]);
+    }
   }
 
   float acc[RY][S];
@@ -406,6 +414,163 @@ void launch_lanes_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t str
   convolve_lanes_2d<T, C, MW, RY, MinBlocks>
       <<<dim3(static_cast<unsigned>(tiles_x), static_cast<unsigned>(tiles_y)), dim3(L::tx, L::ty), 0,
          stream>>>(a, mask);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+// The lane-halo kernel walking down the image: each warp computes its 120 columns on `strip`
+// consecutive rows, reading each input row once (the lane-halo kernel reads MW - 1 halo rows
+// again for every RY output rows), and the grid is one wave of the resident blocks (the
+// lane-halo kernel's blocks each load, then compute, then store, in waves). Input row t feeds
+// mask row j of output row t - j, so the warp keeps the sums of MW output rows, output o in
+// acc[o % MW]: after row t the sums of output t - MW + 1 are complete, are stored, and their
+// registers start output t + 1. The loop is unrolled MW times so that every index is a
+// compile-time constant (no register moves), and input rows are loaded `ahead` rows before
+// their use, into a ring of MW rows. Each output still sums mask rows in order and taps left to
+// right: bit for bit the other kernels' results.
+template <class T, int C, int MW> struct LaneWalk2d {
+  static_assert(MW % 2 == 1 && MW <= 9, "odd masks up to 9 wide: a halo of four pixels at most");
+  using Vector = lane_vector_t<T>;
+  static constexpr int tx = 32, ty = 8, threads = tx * ty;
+  static constexpr int halo = MW / 2;
+  static constexpr int scalars = 4 * C;
+  static constexpr int tile_w = 4 * (tx - 2); // pixels: lanes 1 .. 30
+  static constexpr int ahead = MW > 2 ? 2 : MW - 1; // rows loaded before their use (< MW)
+};
+
+// Blocks per SM the library's walk leaves registers for: 2 (at most 128 registers a thread) while
+// a thread's MW x 4C sums take at most 60 (float up to 9 x 9, uint8 RGB up to 5 x 5: no spills
+// at that cap on sm_90), else 1 (uint8 RGB 7 x 7 spills 1.5 KB a thread capped at 128).
+template <class T, int C, int MW> struct LaneWalkShape {
+  static constexpr int min_blocks = MW * 4 * C <= 60 ? 2 : 1;
+};
+
+template <class T, int C, int MW, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
+    convolve_lane_walk_2d(ImageArgs a, const __grid_constant__ MaskParam mask, int strip) {
+  using L = LaneWalk2d<T, C, MW>;
+  using V = typename L::Vector;
+  constexpr int S = L::scalars, H = L::halo, HS = H * C, D = L::ahead;
+  const int lane = threadIdx.x;
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * L::tile_w - 4 + 4 * lane;
+  const std::int64_t y0 =
+      (static_cast<std::int64_t>(blockIdx.y) * L::ty + threadIdx.y) * static_cast<std::int64_t>(strip);
+  if (y0 >= a.height)
+    return; // the whole warp: its lanes share y0
+  const int rows_out = static_cast<int>(min(static_cast<std::int64_t>(strip), a.height - y0));
+  const int rows_in = rows_out + MW - 1; // input row t is image row y0 - H + t
+  const bool vector = rows_aligned_to<V>(a.in, a.in_pitch) && x >= 0 && x + 4 <= a.width;
+  const bool inside = y0 - H >= 0 && y0 - H + rows_in <= a.height; // no row needs the border
+  const bool writes = lane != 0 && lane != 31 && x < a.width;
+  const bool out_vector = rows_aligned_to<V>(a.out, a.out_pitch) && x + 4 <= a.width;
+  const auto load_row = [&](int t, V (&v)[C]) {
+    const std::int64_t yr = y0 - H + t;
+    if (inside) {
+      lanes_load<T, C>(a, yr, x, vector, v);
+    } else {
+      const std::int64_t ym = border_index(yr, a.height, a.border);
+      lanes_load<T, C>(a, ym, x, vector && ym >= 0, v);
+    }
+  };
+
+  V ring[MW][C]; // input row t in ring[t % MW]
+#pragma unroll
+  for (int t = 0; t < D; ++t)
+    if (t < rows_in)
+      load_row(t, ring[t]);
+  float acc[MW][S];
+#pragma unroll
+  for (int q = 0; q < MW; ++q)
+#pragma unroll
+    for (int k = 0; k < S; ++k)
+      acc[q][k] = 0.0f;
+
+  for (int t0 = 0; t0 < rows_in; t0 += MW) {
+#pragma unroll
+    for (int u = 0; u < MW; ++u) { // t = t0 + u, and t0 % MW == 0: t % MW == u
+      const int t = t0 + u;
+      if (t >= rows_in)
+        break;
+      if (t + D < rows_in)
+        load_row(t + D, ring[(u + D) % MW]);
+      // The row's window: HS scalars of the left neighbour, this lane's S, HS of the right one.
+      float w[S + 2 * HS];
+      float mine[S];
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        unpack4(ring[u][c], mine + 4 * c);
+#pragma unroll
+      for (int e = 0; e < HS; ++e) {
+        w[e] = __shfl_up_sync(0xffffffffu, mine[S - HS + e], 1);
+        w[S + HS + e] = __shfl_down_sync(0xffffffffu, mine[e], 1);
+      }
+#pragma unroll
+      for (int k = 0; k < S; ++k)
+        w[HS + k] = mine[k];
+#pragma unroll
+      for (int j = 0; j < MW; ++j) { // mask row j of output t - j, in acc[(u - j) mod MW]
+        const int o = t - j;
+        if (o >= 0 && o < rows_out) {
+          float(&sum)[S] = acc[(u - j + MW) % MW];
+#pragma unroll
+          for (int i = 0; i < MW; ++i)
+#pragma unroll
+            for (int k = 0; k < S; ++k)
+              sum[k] = __fmaf_rn(mask.w[j * MW + i], w[k + i * C], sum[k]);
+        }
+      }
+      // Output t - MW + 1 is complete: store it, and start output t + 1 in its registers.
+      float(&done)[S] = acc[(u + 1) % MW];
+      const int o = t - (MW - 1);
+      if (o >= 0 && writes) {
+        T* row = reinterpret_cast<T*>(a.out + (y0 + o) * a.out_pitch) + x * C;
+        if (out_vector) {
+#pragma unroll
+          for (int c = 0; c < C; ++c)
+            reinterpret_cast<V*>(row)[c] = results4<T>(done + 4 * c);
+        } else {
+#pragma unroll
+          for (int k = 0; k < S; ++k)
+            if (x + k / C < a.width)
+              row[k] = from_float<T>(done[k]);
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < S; ++k)
+        done[k] = 0.0f;
+    }
+  }
+}
+
+// Output rows per warp of convolve_lane_walk_2d: the image cut into as many strips down each
+// column of tiles as one wave of `resident` blocks (8 warps each) has room for, never fewer rows
+// than a grid of 65535 blocks down allows.
+inline int lane_walk_strip(std::int64_t tiles_x, std::int64_t height, std::int64_t resident) {
+  const std::int64_t blocks_down = std::max<std::int64_t>(1, resident / tiles_x);
+  std::int64_t strip = (height + 8 * blocks_down - 1) / (8 * blocks_down);
+  strip = std::max<std::int64_t>(strip, (height + 8 * 65535 - 1) / (8 * 65535));
+  return static_cast<int>(std::min<std::int64_t>(strip, 0x7fffffff));
+}
+
+// Launches convolve_lane_walk_2d (width, height > 0). strip: output rows per warp; 0 for
+// lane_walk_strip's one wave.
+template <class T, int C, int MW, int MinBlocks>
+void launch_lane_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream,
+                         int strip = 0) {
+  using L = LaneWalk2d<T, C, MW>;
+  auto* kernel = &convolve_lane_walk_2d<T, C, MW, MinBlocks>;
+  const std::int64_t tiles_x = (a.width + L::tile_w - 1) / L::tile_w;
+  if (strip <= 0) {
+    static core::PerDevice resident_cache;
+    strip = lane_walk_strip(tiles_x, a.height,
+                            core::resident_blocks(resident_cache,
+                                                  reinterpret_cast<const void*>(kernel), L::threads));
+  }
+  const std::int64_t tiles_y = (a.height + 8 * static_cast<std::int64_t>(strip) - 1) /
+                               (8 * static_cast<std::int64_t>(strip));
+  if (tiles_x > 0x7fffffff || tiles_y > 65535)
+    throw std::invalid_argument("lane_walk_2d: the image needs more blocks than one launch has");
+  kernel<<<dim3(static_cast<unsigned>(tiles_x), static_cast<unsigned>(tiles_y)), dim3(L::tx, L::ty),
+           0, stream>>>(a, mask, strip);
   LADDER_CUDA(cudaGetLastError());
 }
 
