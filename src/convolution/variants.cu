@@ -644,7 +644,7 @@ const char* window_2d_fits(const Problem2d& p) {
              : "float images of one channel, square masks up to 9 x 9";
 }
 
-// 11, 11a-11c. The halo from the neighbouring lanes by shuffles (window.cuh): the library's
+// 11, 11a-11d. The halo from the neighbouring lanes by shuffles (window.cuh): the library's
 // shape per mask width (LanesShape), or RY rows per thread with registers for MinBlocks blocks.
 // Compiled for the study's images (float one channel, uint8 three channels), square masks up to
 // 9 x 9.
@@ -676,29 +676,6 @@ template <int RY, int MinBlocks> void launch_lanes_2d_rung(const Buffers2d& b, c
   if (p.element == Element::f32)
     return launch_lanes_width<float, 1, RY, MinBlocks>(a, mask, s);
   launch_lanes_width<std::uint8_t, 3, RY, MinBlocks>(a, mask, s);
-}
-
-// 12, 12a. The lane-halo kernel walking down strips of one wave (window.cuh): registers for the
-// library's blocks per SM (LaneWalkShape), or for MinBlocks.
-template <class T, int C, int MinBlocks, int MW = 1>
-void launch_lane_walk_width(const ImageArgs& a, const conv_detail::MaskParam& mask,
-                            cudaStream_t s) {
-  if constexpr (MW < 9) {
-    if (mask.width != MW)
-      return launch_lane_walk_width<T, C, MinBlocks, MW + 2>(a, mask, s);
-  }
-  constexpr int blocks =
-      MinBlocks == 0 ? conv_detail::LaneWalkShape<T, C, MW>::min_blocks : MinBlocks;
-  conv_detail::launch_lane_walk_2d<T, C, MW, blocks>(a, mask, s);
-}
-
-template <int MinBlocks> void launch_lane_walk_2d_rung(const Buffers2d& b, cudaStream_t s) {
-  const Problem2d& p = b.problem;
-  const ImageArgs a = image_args(b, Border::zero);
-  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  if (p.element == Element::f32)
-    return launch_lane_walk_width<float, 1, MinBlocks>(a, mask, s);
-  launch_lane_walk_width<std::uint8_t, 3, MinBlocks>(a, mask, s);
 }
 
 template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s) {
@@ -1418,6 +1395,14 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = lanes_fit,
              .launch = launch_lanes_2d_rung<2, 1>},
+      Rung2d{.info = {.name = "lane_halo_3blocks",
+                      .idea = "4 rows per thread with registers for 3 blocks per SM (85 a thread)",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tile_rows", 32}, {"min_blocks", 3}}},
+                      .block_threads = 256},
+             .unsupported = lanes_fit,
+             .launch = launch_lanes_2d_rung<4, 3>},
       Rung2d{.info = {.name = "lane_halo_ry8",
                       .idea = "8 rows per thread (64-row tiles)",
                       .role = Role::variant,
@@ -1426,23 +1411,6 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = lanes_fit,
              .launch = launch_lanes_2d_rung<8, 1>},
-      Rung2d{.info = {.name = "lane_walk",
-                      .idea = "the lane-halo kernel walking down a strip: each warp reads every "
-                              "input row once, keeps the sums of mask-height output rows, loads "
-                              "two rows ahead, and the grid is one wave of resident blocks",
-                      .role = Role::beyond,
-                      .params = {{{"tile_pixels", 120}, {"threads", 256}, {"rows_ahead", 2}}},
-                      .block_threads = 256},
-             .unsupported = lanes_fit,
-             .launch = launch_lane_walk_2d_rung<0>},
-      Rung2d{.info = {.name = "lane_walk_1block",
-                      .idea = "registers for one block per SM (no cap below 255)",
-                      .role = Role::variant,
-                      .variant_of = "lane_walk",
-                      .params = {{{"min_blocks", 1}}},
-                      .block_threads = 256},
-             .unsupported = lanes_fit,
-             .launch = launch_lane_walk_2d_rung<1>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},

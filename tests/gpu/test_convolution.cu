@@ -466,17 +466,6 @@ template <class T, int C, int RY, int MinBlocks> void lanes_cases(std::mt19937& 
                           });
 }
 
-// The walk with strips shorter than the mask (every row in the warm-up and the drain), a few
-// rows, and the one-wave strip the library takes (0).
-template <class T, int C, int MinBlocks> void walk_cases(std::mt19937& rng, int strip) {
-  lane_kernel_cases<T, C>(rng, "strip " + std::to_string(strip),
-                          [strip](auto mw, const conv_detail::ImageArgs& a,
-                                  const conv_detail::MaskParam& mask, cudaStream_t s) {
-                            conv_detail::launch_lane_walk_2d<T, C, decltype(mw)::value, MinBlocks>(
-                                a, mask, s, strip);
-                          });
-}
-
 TEST(ConvolutionLanes, EveryBorderWidthPitchAndAlignment) {
   std::mt19937 rng(81);
   lanes_cases<float, 1, 4, 1>(rng);
@@ -491,17 +480,6 @@ TEST(ConvolutionLanes, Uint8EveryChannelCountBorderWidthPitchAndAlignment) {
   lanes_cases<std::uint8_t, 3, 2, 1>(rng);
   lanes_cases<std::uint8_t, 3, 8, 1>(rng);
   lanes_cases<std::uint8_t, 4, 4, 1>(rng);
-}
-
-TEST(ConvolutionLanes, WalkEveryStripBorderWidthPitchAndAlignment) {
-  std::mt19937 rng(83);
-  for (int strip : {1, 3, 11, 0}) {
-    walk_cases<float, 1, 2>(rng, strip);
-    walk_cases<std::uint8_t, 3, 1>(rng, strip);
-  }
-  walk_cases<std::uint8_t, 1, 2>(rng, 0);
-  walk_cases<std::uint8_t, 4, 1>(rng, 5);
-  walk_cases<std::uint8_t, 3, 2>(rng, 7);
 }
 
 // The column walks (convolution/column.cuh) with few tiles per block, so that blocks walk several
