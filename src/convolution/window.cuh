@@ -299,44 +299,29 @@ template <class T, int C, int MW> struct LanesShape {
   static constexpr int min_blocks = 1;
 };
 
-// The four pixels of a thread in one input row, as C vectors.
-template <class T, int C> struct LaneRow {
-  lane_vector_t<T> v[C];
-};
-
-// The four pixels at columns x .. x + 3 of image row ym (border_index's result: -1 reads zeros),
-// scalar by scalar through the border policy. Not inlined: it serves the image's edges and rows
-// off the vector's alignment, and inlined into every row of the unrolled kernels it spread their
-// hot path over some 30 000 instructions (uint8 RGB 5 x 5 on sm_90), where Nsight Compute found
-// warps waiting for instructions as often as issuing them.
+// The four pixels at columns x .. x + 3 of image row ym (border_index's result: -1 reads zeros)
+// as C vectors: C vector loads when `vector` (the caller knows they lie inside and are aligned),
+// else scalar by scalar through the border policy.
 template <class T, int C>
-__device__ __noinline__ LaneRow<T, C> lanes_gather(const unsigned char* in, std::int64_t pitch,
-                                                   std::int64_t width, Border border,
-                                                   std::int64_t ym, std::int64_t x) {
-  const auto* row = reinterpret_cast<const T*>(in + (ym < 0 ? 0 : ym) * pitch);
+__device__ __forceinline__ void lanes_load(const ImageArgs& a, std::int64_t ym, std::int64_t x,
+                                           bool vector, lane_vector_t<T> (&v)[C]) {
+  using V = lane_vector_t<T>;
+  const auto* row = reinterpret_cast<const T*>(a.in + (ym < 0 ? 0 : ym) * a.in_pitch);
+  if (vector) {
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      v[c] = __ldg(reinterpret_cast<const V*>(row + x * C) + c);
+    return;
+  }
   T e[4 * C];
 #pragma unroll
   for (int s = 0; s < 4 * C; ++s) {
-    const std::int64_t xm = border_index(x + s / C, width, border);
+    const std::int64_t xm = border_index(x + s / C, a.width, a.border);
     e[s] = ym < 0 || xm < 0 ? T(0) : row[xm * C + s % C];
   }
-  LaneRow<T, C> out;
 #pragma unroll
   for (int c = 0; c < C; ++c)
-    out.v[c] = pack4(e + 4 * c);
-  return out;
-}
-
-// The four pixels at columns x .. x + 3 of image row ym >= 0 as C vector loads (the caller knows
-// they lie inside the image and are aligned).
-template <class T, int C>
-__device__ __forceinline__ void lanes_vectors(const ImageArgs& a, std::int64_t ym, std::int64_t x,
-                                              lane_vector_t<T> (&v)[C]) {
-  using V = lane_vector_t<T>;
-  const auto* row = reinterpret_cast<const V*>(a.in + ym * a.in_pitch + x * C * sizeof(T));
-#pragma unroll
-  for (int c = 0; c < C; ++c)
-    v[c] = __ldg(row + c);
+    v[c] = pack4(e + 4 * c);
 }
 
 template <class T, int C, int MW, int RY, int MinBlocks>
@@ -352,25 +337,16 @@ __global__ void __launch_bounds__(256, MinBlocks)
     return; // the whole warp: its lanes share y
   const bool vector = rows_aligned_to<V>(a.in, a.in_pitch) && x >= 0 && x + 4 <= a.width;
 
-  // The hot path (rows and columns inside the image, aligned) apart from the bordered one, so that
-  // its loads sit together in the code.
   V own[L::rows][C];
-  if (vector && y - L::halo >= 0 && y - L::halo + L::rows <= a.height) {
+  if (y - L::halo >= 0 && y - L::halo + L::rows <= a.height) { // the warp's rows need no border
 #pragma unroll
     for (int r = 0; r < L::rows; ++r)
-      lanes_vectors<T, C>(a, y - L::halo + r, x, own[r]);
+      lanes_load<T, C>(a, y - L::halo + r, x, vector, own[r]);
   } else {
 #pragma unroll
-    for (int r = 0; r < L::rows; ++r) { // unrolled: own[] indexed at run time would go to memory
+    for (int r = 0; r < L::rows; ++r) {
       const std::int64_t ym = border_index(y - L::halo + r, a.height, a.border);
-      if (vector && ym >= 0) {
-        lanes_vectors<T, C>(a, ym, x, own[r]);
-      } else {
-        const LaneRow<T, C> g = lanes_gather<T, C>(a.in, a.in_pitch, a.width, a.border, ym, x);
-#pragma unroll
-        for (int c = 0; c < C; ++c)
-          own[r][c] = g.v[c];
-      }
+      lanes_load<T, C>(a, ym, x, vector && ym >= 0, own[r]);
     }
   }
 
