@@ -292,11 +292,21 @@ template <class T, int C, int MW, int RY> struct Lanes2d {
 // 360.7): the arithmetic dominates there, and the lanes 0 and 31 that only load, the shuffles and
 // the three blocks per SM that 72 registers allow cost more than staging does. No width spills
 // (58 to 84 registers a thread), so no cap is set.
+//
+// uint8 (tuned on RGB), `ladder tune convolution --image` on a 3840 x 2160 RGB picture against the
+// staged kernel (row_reuse), H100, 2026-11-26 (bench/results/convolution-image-tune-h100-2026-11-26.md):
+// 3 x 3 30.02 us at RY 2 (29.87 at RY 4 capped for 3 blocks per SM) against 51.52; 5 x 5 47.94 at
+// RY 4 for 3 blocks per SM (80 registers, no spill), 49.38 at RY 2, 51.87 at RY 4 uncapped (120
+// registers, 2 blocks) against 59.62; 7 x 7 78.66 at RY 2 against 84.74 (RY 4: 91.66); 9 x 9
+// the staged kernel's 105.4 against 128.2 at RY 2. uint8 sums 4C scalars a thread per row (12 for
+// RGB) where float sums 4: the arithmetic, not the memory, bounds it, and each extra halo row
+// costs a row of conversions and shuffles.
 template <class T> inline constexpr int lanes_widest = 5;
-template <> inline constexpr int lanes_widest<std::uint8_t> = 9;
+template <> inline constexpr int lanes_widest<std::uint8_t> = 7;
 template <class T, int C, int MW> struct LanesShape {
-  static constexpr int ry = MW == 3 ? 2 : 4;
-  static constexpr int min_blocks = 1;
+  static constexpr bool u8 = sizeof(T) == 1;
+  static constexpr int ry = MW == 3 || (u8 && MW == 7) ? 2 : 4;
+  static constexpr int min_blocks = u8 && MW == 5 ? 3 : 1;
 };
 
 // The four pixels at columns x .. x + 3 of image row ym (border_index's result: -1 reads zeros)
