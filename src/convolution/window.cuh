@@ -294,7 +294,8 @@ template <class T, int C, int MW, int RY> struct Lanes2d {
 // (58 to 84 registers a thread), so no cap is set.
 //
 // uint8 (tuned on RGB), `ladder tune convolution --image` on a 3840 x 2160 RGB picture against the
-// staged kernel (row_reuse), H100, 2026-11-26 (bench/results/convolution-image-tune-h100-2026-11-26.md):
+// staged kernel (row_reuse), H100, 2026-11-26 (bench/results/
+// convolution-image-tune-h100-2026-11-26-r2.md):
 // 3 x 3 30.02 us at RY 2 (29.87 at RY 4 capped for 3 blocks per SM) against 51.52; 5 x 5 47.94 at
 // RY 4 for 3 blocks per SM (80 registers, no spill), 49.38 at RY 2, 51.87 at RY 4 uncapped (120
 // registers, 2 blocks) against 59.62; 7 x 7 78.66 at RY 2 against 84.74 (RY 4: 91.66); 9 x 9
