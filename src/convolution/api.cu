@@ -112,7 +112,8 @@ bool launch_library_lanes(const ImageArgs& a, const MaskParam& mask, cudaStream_
       return launch_library_lanes<T, C, MW + 2>(a, mask, stream);
     using Shape = LanesShape<T, C, MW>;
     using V = lane_vector_t<T>;
-    const bool aligned = rows_aligned_to<V>(a.in, a.in_pitch) && rows_aligned_to<V>(a.out, a.out_pitch);
+    const bool aligned =
+        rows_aligned_to<V>(a.in, a.in_pitch) && rows_aligned_to<V>(a.out, a.out_pitch);
     if (mask.height != MW || !aligned || !lanes_2d_fits<T, C, MW, Shape::ry>(a.height))
       return false;
     launch_lanes_2d<T, C, MW, Shape::ry, Shape::min_blocks>(a, mask, stream);

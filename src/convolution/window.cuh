@@ -245,7 +245,9 @@ __device__ __forceinline__ void unpack4(unsigned v, float* f) {
   f[2] = static_cast<float>((v >> 16) & 0xffu);
   f[3] = static_cast<float>(v >> 24);
 }
-__device__ __forceinline__ float4 pack4(const float* e) { return make_float4(e[0], e[1], e[2], e[3]); }
+__device__ __forceinline__ float4 pack4(const float* e) {
+  return make_float4(e[0], e[1], e[2], e[3]);
+}
 __device__ __forceinline__ unsigned pack4(const std::uint8_t* e) {
   return e[0] | (unsigned{e[1]} << 8) | (unsigned{e[2]} << 16) | (unsigned{e[3]} << 24);
 }
