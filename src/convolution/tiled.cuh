@@ -133,6 +133,12 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #endif
 }
 
+// Four uint8 packed in a 32-bit word (the lowest byte first) as floats.
+__device__ __forceinline__ float4 bytes_to_float4(unsigned w) {
+  return make_float4(static_cast<float>(w & 0xffu), static_cast<float>((w >> 8) & 0xffu),
+                     static_cast<float>((w >> 16) & 0xffu), static_cast<float>(w >> 24));
+}
+
 template <class T> __device__ __forceinline__ float to_float(T v) {
   return static_cast<float>(v);
 }
@@ -183,9 +189,7 @@ template <class T> __device__ __forceinline__ void stage_chunk16(float* dst, con
     for (unsigned v = 0; v < 4; ++v) {
       const unsigned u = (v + rotation) & 3u;
       const unsigned w = __ldg(words + u);
-      reinterpret_cast<float4*>(dst)[u] =
-          make_float4(static_cast<float>(w & 0xffu), static_cast<float>((w >> 8) & 0xffu),
-                      static_cast<float>((w >> 16) & 0xffu), static_cast<float>(w >> 24));
+      reinterpret_cast<float4*>(dst)[u] = bytes_to_float4(w);
     }
   }
 }

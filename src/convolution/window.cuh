@@ -239,12 +239,7 @@ __device__ __forceinline__ void unpack4(float4 v, float* f) {
   f[2] = v.z;
   f[3] = v.w;
 }
-__device__ __forceinline__ void unpack4(unsigned v, float* f) {
-  f[0] = static_cast<float>(v & 0xffu);
-  f[1] = static_cast<float>((v >> 8) & 0xffu);
-  f[2] = static_cast<float>((v >> 16) & 0xffu);
-  f[3] = static_cast<float>(v >> 24);
-}
+__device__ __forceinline__ void unpack4(unsigned v, float* f) { unpack4(bytes_to_float4(v), f); }
 __device__ __forceinline__ float4 pack4(const float* e) {
   return make_float4(e[0], e[1], e[2], e[3]);
 }
