@@ -26,7 +26,6 @@
 #include <random>
 #include <string>
 #include <thread>
-#include <type_traits>
 #include <vector>
 
 namespace ladder::test {
@@ -421,13 +420,12 @@ TEST(ConvolutionWindow, TwoDimensionalEveryBorderWidthAndPitch) {
     }
 }
 
-// The lane-halo kernels (convolution/window.cuh) on float images of one channel and uint8 images
-// of 1, 3 and 4 channels: the vector path beside the gathered one (image edges, pointers and
-// pitches off the vector's alignment: 16 bytes for float, 4 for uint8), images narrower than a
-// warp's 128 columns or the halo, shorter than the mask, 1 x 1. `launch(mw, args, mask, stream)`
-// runs the kernel for mask width mw (a std::integral_constant).
-template <class T, int C, class Launch>
-void lane_kernel_cases(std::mt19937& rng, const std::string& what, Launch launch) {
+// The lane-halo kernel (convolution/window.cuh) at the row counts the lab and the library use, on
+// float images of one channel and uint8 images of 1, 3 and 4 channels: the vector path beside the
+// gathered one (image edges, pointers and pitches off the vector's alignment: 16 bytes for float,
+// 4 for uint8), images narrower than a warp's 128 columns or the halo, shorter than the mask,
+// 1 x 1.
+template <class T, int C, int RY, int MinBlocks> void lanes_cases(std::mt19937& rng) {
   std::vector<Case> cases = {{1, 1, C, 3, 3, 0, 0},     {67, 45, C, 5, 5, 0, 0},
                              {528, 101, C, 3, 3, 0, 0}, {528, 101, C, 7, 7, 0, 4},
                              {300, 200, C, 9, 9, 64, 0}, {529, 70, C, 5, 5, 12, 0},
@@ -444,26 +442,16 @@ void lane_kernel_cases(std::mt19937& rng, const std::string& what, Launch launch
       const auto mask = conv_detail::make_mask_param(h.mask.data(), c.mw, c.mh);
       const auto got = h.run([&](cudaStream_t s) {
         switch (c.mw) {
-        case 1: return launch(std::integral_constant<int, 1>{}, a, mask, s);
-        case 3: return launch(std::integral_constant<int, 3>{}, a, mask, s);
-        case 5: return launch(std::integral_constant<int, 5>{}, a, mask, s);
-        case 7: return launch(std::integral_constant<int, 7>{}, a, mask, s);
-        default: return launch(std::integral_constant<int, 9>{}, a, mask, s);
+        case 1: return conv_detail::launch_lanes_2d<T, C, 1, RY, MinBlocks>(a, mask, s);
+        case 3: return conv_detail::launch_lanes_2d<T, C, 3, RY, MinBlocks>(a, mask, s);
+        case 5: return conv_detail::launch_lanes_2d<T, C, 5, RY, MinBlocks>(a, mask, s);
+        case 7: return conv_detail::launch_lanes_2d<T, C, 7, RY, MinBlocks>(a, mask, s);
+        default: return conv_detail::launch_lanes_2d<T, C, 9, RY, MinBlocks>(a, mask, s);
         }
       });
       EXPECT_EQ(lab::convolution::compare_images<T>(got, h.expected(border), c.width * C, 0.0), "")
-          << h.label() << " " << what << " " << lab::convolution::border_name(border);
+          << h.label() << " rows per thread " << RY << " " << lab::convolution::border_name(border);
     }
-}
-
-// The lane-halo kernel at the row counts the lab and the library use.
-template <class T, int C, int RY, int MinBlocks> void lanes_cases(std::mt19937& rng) {
-  lane_kernel_cases<T, C>(rng, "rows per thread " + std::to_string(RY),
-                          [](auto mw, const conv_detail::ImageArgs& a,
-                             const conv_detail::MaskParam& mask, cudaStream_t s) {
-                            conv_detail::launch_lanes_2d<T, C, decltype(mw)::value, RY, MinBlocks>(
-                                a, mask, s);
-                          });
 }
 
 TEST(ConvolutionLanes, EveryBorderWidthPitchAndAlignment) {
