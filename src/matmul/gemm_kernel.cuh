@@ -111,9 +111,10 @@ struct Params {
   bool cluster_splits = false;  // the gridDim.y splits of a tile are one cluster (sm_90)
   // Stream-K (Osama, Merrill, Cecka, Garland and Owens, "Stream-K: Work-centric Parallel
   // Decomposition for Dense Matrix-Matrix Multiplication on the GPU", PPoPP 2023), for the tiles
-  // a last, partly filled wave would leave to part of the GPU: blocks 0 .. dp_tiles - 1 take a
-  // whole tile each, and the sk_blocks blocks after them share the remaining tiles' k-steps
-  // equally, each adding its partial tiles into C (scaled by beta first) with atomics. 0: off.
+  // a last, partly filled wave would leave to part of the GPU: tiles 0 .. dp_tiles - 1 are
+  // launched whole, a block each; a second launch of the kernel's StreamK instance, sk_blocks
+  // blocks, shares the remaining tiles' k-steps equally, each block adding its partial tiles
+  // into C (scaled by beta first) with atomics.
   std::int64_t dp_tiles = 0, sk_blocks = 0;
 };
 
@@ -636,7 +637,7 @@ __device__ __forceinline__ void add_cluster_partials(float (&acc)[P::tm][P::tn],
 #endif
 }
 
-template <class P, bool AKContig, bool BKContig, bool Vec>
+template <class P, bool AKContig, bool BKContig, bool Vec, bool StreamK = false>
 __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const Params prm) {
   using S = Shared<P, AKContig, BKContig, Vec>;
   using ALoader = typename S::ALoader;
@@ -648,23 +649,23 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
   const int warp_m = warp / P::warps_n, warp_n = warp % P::warps_n;
   const int lane_m = lane / P::lanes_n, lane_n = lane % P::lanes_n;
 
-  // This block's work: one tile of C (and one split of its k when gridDim.y > 1), or, for the
-  // stream-K blocks past the first prm.dp_tiles, an equal run of the remaining tiles' k-steps,
-  // taken a piece of one tile at a time (see Params::sk_blocks).
+  // This block's work: one tile of C (and one split of its k when gridDim.y > 1), or, in the
+  // StreamK instance, an equal run of the k-steps of the tiles from prm.dp_tiles on, taken a
+  // piece of one tile at a time (see Params::sk_blocks). (One instance for both measured 3.7%
+  // slower on whole tiles: 4096^3 on the huge tile in 2.811 ms against 2.711, H100, `ladder tune
+  // matmul -s 4096`, 2026-11-26; the loop's state cost the k-loop its schedule.)
   std::int64_t tile = blockIdx.x;
   std::int64_t k_begin = static_cast<std::int64_t>(blockIdx.y) * prm.k_per_split;
   std::int64_t k_end = k_begin + prm.k_per_split < prm.k ? k_begin + prm.k_per_split : prm.k;
-  const bool stream_k = prm.sk_blocks > 0 && tile >= prm.dp_tiles;
-  const std::int64_t tile_steps = (prm.k + P::bk - 1) / P::bk;
-  std::int64_t sk_step = 0, sk_stop = 0; // the stream-K block's k-steps, over the tail's tiles
-  if (stream_k) {
+  [[maybe_unused]] std::int64_t tile_steps = 0, sk_step = 0, sk_stop = 0; // the block's k-steps
+  if constexpr (StreamK) {
+    tile_steps = (prm.k + P::bk - 1) / P::bk;
     const std::int64_t total = (prm.tiles_m * prm.tiles_n - prm.dp_tiles) * tile_steps;
-    const std::int64_t s = tile - prm.dp_tiles;
-    sk_step = total * s / prm.sk_blocks;
-    sk_stop = total * (s + 1) / prm.sk_blocks;
+    sk_step = total * blockIdx.x / prm.sk_blocks;
+    sk_stop = total * (blockIdx.x + 1) / prm.sk_blocks;
   }
   for (;;) {
-    if (stream_k) {
+    if constexpr (StreamK) {
       if (sk_step >= sk_stop)
         break;
       const std::int64_t step0 = sk_step % tile_steps;
@@ -971,7 +972,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
     // Epilogue: alpha x acc (+ beta x C unless beta is 0: then C is never read), 16-byte stores
     // where the tile is inside C and C allows them; atomic adds when k is split outside a cluster
     // or the tile is a stream-K one (C scaled by beta first, in both cases).
-    bool split = gridDim.y > 1 || stream_k;
+    bool split = gridDim.y > 1 || StreamK;
     if (prm.cluster_splits) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
       add_cluster_partials<P>(acc, smem, tid);
@@ -998,7 +999,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
           const float* v = &acc[4 * g + i][4 * h];
           if (split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-            if (prm.c_vector && col + 4 <= prm.n) { // one 16-byte atomic (each word atomic alone)
+            // One 16-byte atomic (each word atomic alone); the split-k instances keep the scalar
+            // adds they were measured with.
+            if (StreamK && prm.c_vector && col + 4 <= prm.n) {
               atomicAdd(reinterpret_cast<float4*>(c_row + col),
                         make_float4(prm.alpha * v[0], prm.alpha * v[1], prm.alpha * v[2],
                                     prm.alpha * v[3]));
@@ -1030,9 +1033,10 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
           }
         }
       }
-    if (!stream_k)
+    if constexpr (StreamK)
+      __syncthreads(); // the next piece's copies refill the shared stages the last reads came from
+    else
       break;
-    __syncthreads(); // the next piece's copies refill the shared stages the last reads came from
   }
 }
 
@@ -1083,6 +1087,7 @@ struct Schedule {
   // Stream-K (Params::sk_blocks) for an unsplit product whose tiles fill more than one wave of
   // resident blocks and leave the last one partly empty: 0 off; 1 the last wave's tiles shared by
   // one wave of blocks; 2 those and one full wave's more (fewer, longer pieces per block).
+  // Policies of one block per SM only; ignored for the others.
   int stream_k_waves = 0;
 };
 
@@ -1145,30 +1150,49 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
     });
   }
   const std::int64_t tiles = prm.tiles_m * prm.tiles_n;
-  std::int64_t blocks = tiles;
-  if (schedule.stream_k_waves > 0 && splits == 1) {
-    // The kernel's blocks per SM, asked once per device (after the shared-memory opt-in above,
-    // which this query must not lower).
-    static core::PerDevice resident;
-    const int device = core::current_device();
-    const int per_sm = resident.get(device, [&] {
-      int count = 0;
-      LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&count, kernel, P::threads, bytes));
-      return count;
-    });
-    const std::int64_t wave =
-        static_cast<std::int64_t>(std::max(per_sm, 1)) * core::multiprocessors(device);
-    const std::int64_t shared =
-        std::min(tiles, tiles % wave + (schedule.stream_k_waves - 1) * wave);
-    if (tiles > wave && tiles % wave != 0) {
-      prm.dp_tiles = tiles - shared;
-      prm.sk_blocks = wave;
-      blocks = prm.dp_tiles + prm.sk_blocks;
-      scale_tiles_kernel<P::bm, P::bn><<<static_cast<unsigned>(shared), 256, 0, stream>>>(prm);
-      LADDER_CUDA(cudaGetLastError());
+  // Stream-K: policies of one block per SM only (the plan takes it for no other), so that the
+  // lab's other policies compile no second instance.
+  if constexpr (P::min_blocks == 1) {
+    if (schedule.stream_k_waves > 0 && splits == 1) {
+      // The kernel's blocks per SM, asked once per device (after the shared-memory opt-in above,
+      // which this query must not lower).
+      static core::PerDevice resident;
+      const int device = core::current_device();
+      const int per_sm = resident.get(device, [&] {
+        int count = 0;
+        LADDER_CUDA(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&count, kernel, P::threads, bytes));
+        return count;
+      });
+      const std::int64_t wave =
+          static_cast<std::int64_t>(std::max(per_sm, 1)) * core::multiprocessors(device);
+      if (tiles > wave && tiles % wave != 0) {
+        const std::int64_t shared =
+            std::min(tiles, tiles % wave + (schedule.stream_k_waves - 1) * wave);
+        prm.dp_tiles = tiles - shared;
+        prm.sk_blocks = wave;
+        scale_tiles_kernel<P::bm, P::bn><<<static_cast<unsigned>(shared), 256, 0, stream>>>(prm);
+        LADDER_CUDA(cudaGetLastError());
+        if (prm.dp_tiles > 0) {
+          kernel<<<static_cast<unsigned>(prm.dp_tiles), P::threads, S::bytes, stream>>>(prm);
+          LADDER_CUDA(cudaGetLastError());
+        }
+        const auto sk_kernel = gemm_kernel<P, AKContig, BKContig, Vec, true>;
+        if constexpr (S::bytes > 48 * 1024) {
+          static core::PerDevice sk_opted;
+          sk_opted.get(device, [&] {
+            LADDER_CUDA(cudaFuncSetAttribute(sk_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(S::bytes)));
+            return 1;
+          });
+        }
+        sk_kernel<<<static_cast<unsigned>(wave), P::threads, S::bytes, stream>>>(prm);
+        LADDER_CUDA(cudaGetLastError());
+        return;
+      }
     }
   }
-  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(splits));
+  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(splits));
   if (prm.cluster_splits) {
     cudaLaunchAttribute cluster{};
     cluster.id = cudaLaunchAttributeClusterDimension;

@@ -678,15 +678,6 @@ std::span<const Rung> registry() {
       policy_rung<gd::HugeAsync3, 8, 1, gd::SplitSum::atomic, 2>(
           "stream_k_2waves", "stream-K over the last partial wave's tiles and one full wave's",
           Role::variant, "stream_k"),
-      policy_rung<gd::Large4Warps, 8, 1, gd::SplitSum::atomic, 1>(
-          "four_warps_stream_k", "128x128 tiles of 4 warps, 2 blocks per SM, stream-K last wave",
-          Role::variant, "stream_k"),
-      policy_rung<gd::WideAsync3, 8, 1, gd::SplitSum::atomic, 1>(
-          "wide_async3_stream_k", "64x128 tiles, 3 blocks per SM, stream-K last wave",
-          Role::variant, "stream_k"),
-      policy_rung<gd::TallTwoAsync3, 8, 1, gd::SplitSum::atomic, 1>(
-          "tall_two_async3_stream_k", "128x64 tiles, 2 blocks per SM, stream-K last wave",
-          Role::variant, "stream_k"),
       Rung{.info = {.name = "ladder::gemm",
                     .idea = "the library call: checks, a tile shape and k split chosen per shape, "
                             "any transposes and alignment",
