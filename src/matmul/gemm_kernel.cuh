@@ -125,11 +125,13 @@ struct TileOrigin {
   std::int64_t m0, n0;
 };
 template <int BM, int BN>
-__host__ __device__ __forceinline__ TileOrigin tile_origin(const Params& prm, std::int64_t id) {
-  const std::int64_t group_tiles = static_cast<std::int64_t>(prm.group_m) * prm.tiles_n;
-  const std::int64_t first_m = id / group_tiles * prm.group_m;
-  const std::int64_t rows_in_group =
-      prm.tiles_m - first_m < prm.group_m ? prm.tiles_m - first_m : prm.group_m;
+__host__ __device__ __forceinline__ TileOrigin tile_origin(std::int64_t id, std::int64_t tiles_m,
+                                                           std::int64_t tiles_n, int group_m) {
+  // (The sizes by value: a kernel parameter passed by reference has its address taken, and the
+  // GEMM kernel then read all of them through it.)
+  const std::int64_t group_tiles = static_cast<std::int64_t>(group_m) * tiles_n;
+  const std::int64_t first_m = id / group_tiles * group_m;
+  const std::int64_t rows_in_group = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
   const std::int64_t in_group = id % group_tiles;
   return {(first_m + in_group % rows_in_group) * BM, in_group / rows_in_group * BN};
 }
@@ -638,7 +640,8 @@ __device__ __forceinline__ void add_cluster_partials(float (&acc)[P::tm][P::tn],
 }
 
 template <class P, bool AKContig, bool BKContig, bool Vec, bool StreamK = false>
-__global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const Params prm) {
+__global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const Params params) {
+  const Params prm = params;
   using S = Shared<P, AKContig, BKContig, Vec>;
   using ALoader = typename S::ALoader;
   using BLoader = typename S::BLoader;
@@ -649,34 +652,11 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
   const int warp_m = warp / P::warps_n, warp_n = warp % P::warps_n;
   const int lane_m = lane / P::lanes_n, lane_n = lane % P::lanes_n;
 
-  // This block's work: one tile of C (and one split of its k when gridDim.y > 1), or, in the
-  // StreamK instance, an equal run of the k-steps of the tiles from prm.dp_tiles on, taken a
-  // piece of one tile at a time (see Params::sk_blocks). (One instance for both measured 3.7%
-  // slower on whole tiles: 4096^3 on the huge tile in 2.811 ms against 2.711, H100, `ladder tune
-  // matmul -s 4096`, 2026-11-26; the loop's state cost the k-loop its schedule.)
-  std::int64_t tile = blockIdx.x;
-  std::int64_t k_begin = static_cast<std::int64_t>(blockIdx.y) * prm.k_per_split;
-  std::int64_t k_end = k_begin + prm.k_per_split < prm.k ? k_begin + prm.k_per_split : prm.k;
-  [[maybe_unused]] std::int64_t tile_steps = 0, sk_step = 0, sk_stop = 0; // the block's k-steps
-  if constexpr (StreamK) {
-    tile_steps = (prm.k + P::bk - 1) / P::bk;
-    const std::int64_t total = (prm.tiles_m * prm.tiles_n - prm.dp_tiles) * tile_steps;
-    sk_step = total * blockIdx.x / prm.sk_blocks;
-    sk_stop = total * (blockIdx.x + 1) / prm.sk_blocks;
-  }
-  for (;;) {
-    if constexpr (StreamK) {
-      if (sk_step >= sk_stop)
-        break;
-      const std::int64_t step0 = sk_step % tile_steps;
-      const std::int64_t step1 =
-          sk_stop - sk_step < tile_steps - step0 ? step0 + (sk_stop - sk_step) : tile_steps;
-      tile = prm.dp_tiles + sk_step / tile_steps;
-      k_begin = step0 * P::bk;
-      k_end = step1 * P::bk < prm.k ? step1 * P::bk : prm.k;
-      sk_step += step1 - step0;
-    }
-    const TileOrigin origin = tile_origin<P::bm, P::bn>(prm, tile);
+  // One tile's work: C's tile `tile` over k_begin .. k_end.
+  const auto tile_work = [&](const std::int64_t tile, const std::int64_t k_begin,
+                             const std::int64_t k_end) {
+    const TileOrigin origin =
+        tile_origin<P::bm, P::bn>(tile, prm.tiles_m, prm.tiles_n, prm.group_m);
     const std::int64_t m0 = origin.m0, n0 = origin.n0;
     const bool m_inside = m0 + P::bm <= prm.m, n_inside = n0 + P::bn <= prm.n;
     const bool tile_inside = m_inside && n_inside;
@@ -1033,10 +1013,31 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
           }
         }
       }
-    if constexpr (StreamK)
+  };
+
+  // This block's work: one tile of C (and one split of its k when gridDim.y > 1), or, in the
+  // StreamK instance, an equal run of the k-steps of the tiles from prm.dp_tiles on, taken a
+  // piece of one tile at a time (see Params::sk_blocks). (A loop in one instance for both
+  // measured 3.7% slower on whole tiles: 4096^3 on the huge tile in 2.811 ms against 2.711,
+  // H100, `ladder tune matmul -s 4096`, 2026-11-26.)
+  if constexpr (StreamK) {
+    const std::int64_t tile_steps = (prm.k + P::bk - 1) / P::bk;
+    const std::int64_t total = (prm.tiles_m * prm.tiles_n - prm.dp_tiles) * tile_steps;
+    std::int64_t step = total * blockIdx.x / prm.sk_blocks;
+    const std::int64_t stop = total * (blockIdx.x + 1) / prm.sk_blocks;
+    while (step < stop) {
+      const std::int64_t step0 = step % tile_steps;
+      const std::int64_t step1 =
+          stop - step < tile_steps - step0 ? step0 + (stop - step) : tile_steps;
+      tile_work(prm.dp_tiles + step / tile_steps, step0 * P::bk,
+                step1 * P::bk < prm.k ? step1 * P::bk : prm.k);
+      step += step1 - step0;
       __syncthreads(); // the next piece's copies refill the shared stages the last reads came from
-    else
-      break;
+    }
+  } else {
+    const std::int64_t k_begin = static_cast<std::int64_t>(blockIdx.y) * prm.k_per_split;
+    tile_work(blockIdx.x, k_begin,
+              k_begin + prm.k_per_split < prm.k ? k_begin + prm.k_per_split : prm.k);
   }
 }
 
@@ -1064,7 +1065,8 @@ inline void scale(float* c, std::int64_t m, std::int64_t n, std::int64_t ldc, fl
 // C = beta C over the stream-K tiles (tile ids prm.dp_tiles and on, in the kernel's walk): a
 // block per tile, its rows split over the block's warps.
 template <int BM, int BN> __global__ void scale_tiles_kernel(const Params prm) {
-  const TileOrigin origin = tile_origin<BM, BN>(prm, prm.dp_tiles + blockIdx.x);
+  const TileOrigin origin =
+      tile_origin<BM, BN>(prm.dp_tiles + blockIdx.x, prm.tiles_m, prm.tiles_n, prm.group_m);
   const std::int64_t rows = prm.m - origin.m0 < BM ? prm.m - origin.m0 : BM;
   const std::int64_t cols = prm.n - origin.n0 < BN ? prm.n - origin.n0 : BN;
   for (std::int64_t i = threadIdx.x; i < rows * cols; i += blockDim.x) {
