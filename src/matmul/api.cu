@@ -122,7 +122,7 @@ void multiply(const Product& p, int sms, cudaStream_t stream) {
       .group_m = 8, .splits = pl.splits, .stream_k_waves = pl.stream_k ? 1 : 0};
   switch (pl.tile) {
   case Tile::huge:
-    return launch_any_layout<HugeAsync3>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+    return launch_any_layout<HugeAsync3, true>(prm, a_kc, b_kc, vector_loads, schedule, stream);
   case Tile::large:
     return launch_any_layout<Large4Warps>(prm, a_kc, b_kc, vector_loads, schedule, stream);
   case Tile::wide:

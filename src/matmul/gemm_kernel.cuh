@@ -1089,7 +1089,7 @@ struct Schedule {
   // Stream-K (Params::sk_blocks) for an unsplit product whose tiles fill more than one wave of
   // resident blocks and leave the last one partly empty: 0 off; 1 the last wave's tiles shared by
   // one wave of blocks; 2 those and one full wave's more (fewer, longer pieces per block).
-  // Policies of one block per SM only; ignored for the others.
+  // Honoured by the launches compiled for it (launch's StreamK), ignored by the others.
   int stream_k_waves = 0;
 };
 
@@ -1118,12 +1118,16 @@ inline bool device_has_clusters() {
 // H100, 2026-11-26: the huge tile 582.9 us against 546.3 us without masks, the 64 x 128 tile
 // 422.2 against 413.6; a shape without edge tiles), while on shapes with edge tiles the masks
 // win (1000^3: 60.0 against 75.47 us, 4097 x 4095 x 4093: 3.150 against 3.312 ms, same run).
-template <class P, bool AKContig, bool BKContig, bool Vec>
+// StreamK: Schedule::stream_k_waves is honoured (the kernel's stream-K instance compiled); only
+// the launches that may take it ask for it, since each instance adds minutes to the build.
+template <class P, bool AKContig, bool BKContig, bool Vec, bool StreamK = false>
 void launch(Params prm, Schedule schedule, cudaStream_t stream) {
+  static_assert(!StreamK || P::min_blocks == 1,
+                "stream-K is planned for tiles of one block per SM only (gemm_plan.hpp)");
   if constexpr (P::edge_masks) {
     if (prm.m % P::bm == 0 && prm.n % P::bn == 0)
-      return launch<typename WithoutEdgeMasks<P>::type, AKContig, BKContig, Vec>(prm, schedule,
-                                                                                 stream);
+      return launch<typename WithoutEdgeMasks<P>::type, AKContig, BKContig, Vec, StreamK>(
+          prm, schedule, stream);
   }
   using S = Shared<P, AKContig, BKContig, Vec>;
   prm.tiles_m = (prm.m + P::bm - 1) / P::bm;
@@ -1152,9 +1156,7 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
     });
   }
   const std::int64_t tiles = prm.tiles_m * prm.tiles_n;
-  // Stream-K: policies of one block per SM only (the plan takes it for no other), so that the
-  // lab's other policies compile no second instance.
-  if constexpr (P::min_blocks == 1) {
+  if constexpr (StreamK) {
     if (schedule.stream_k_waves > 0 && splits == 1) {
       // The kernel's blocks per SM, asked once per device (after the shared-memory opt-in above,
       // which this query must not lower).
@@ -1216,14 +1218,14 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
 }
 
 // The same with the layout chosen at run time: the 8 instances of one policy.
-template <class P>
+template <class P, bool StreamK = false>
 void launch_any_layout(const Params& prm, bool a_k_contiguous, bool b_k_contiguous,
                        bool vector_loads, Schedule schedule, cudaStream_t stream) {
   const auto with = [&](auto a_k, auto b_k) {
     if (vector_loads)
-      launch<P, decltype(a_k)::value, decltype(b_k)::value, true>(prm, schedule, stream);
+      launch<P, decltype(a_k)::value, decltype(b_k)::value, true, StreamK>(prm, schedule, stream);
     else
-      launch<P, decltype(a_k)::value, decltype(b_k)::value, false>(prm, schedule, stream);
+      launch<P, decltype(a_k)::value, decltype(b_k)::value, false, StreamK>(prm, schedule, stream);
   };
   using yes = std::true_type;
   using no = std::false_type;

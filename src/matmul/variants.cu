@@ -19,6 +19,7 @@
 // The lab's tile policies compile in src/matmul/policies.cu, a group to a translation unit.
 namespace ladder::gemm_detail {
 LADDER_MATMUL_LAB_POLICIES(LADDER_MATMUL_EXTERN_POLICY_INSTANCES)
+LADDER_MATMUL_LAB_STREAM_K_POLICIES(LADDER_MATMUL_EXTERN_STREAM_K_INSTANCES)
 } // namespace ladder::gemm_detail
 
 namespace ladder::lab::matmul {
@@ -308,7 +309,7 @@ void launch_policy(const Operands& o, cudaStream_t stream) {
   prm.ldb = o.ldb();
   prm.c = o.c;
   prm.ldc = s.n;
-  gd::launch_any_layout<P>(
+  gd::launch_any_layout<P, (StreamKWaves > 0)>(
       prm, o.problem.trans_a == Trans::none, o.problem.trans_b == Trans::transpose,
       gd::vector_ok(o.a, prm.lda) && gd::vector_ok(o.b, prm.ldb),
       {.group_m = GroupM, .splits = Splits, .split_sum = Sum, .stream_k_waves = StreamKWaves},
