@@ -29,7 +29,7 @@ struct Param {
   std::int64_t value = 0;
 };
 
-inline constexpr std::size_t max_params = 6;
+inline constexpr std::size_t max_params = 5;
 
 struct RungInfo {
   std::string_view name;

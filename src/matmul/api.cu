@@ -118,11 +118,10 @@ void multiply(const Product& p, int sms, cudaStream_t stream) {
   prm.c = p.c;
   prm.ldc = p.ldc;
   const bool a_kc = p.a_k_contiguous(), b_kc = p.b_k_contiguous();
-  const Schedule schedule{
-      .group_m = 8, .splits = pl.splits, .stream_k_waves = pl.stream_k ? 1 : 0};
+  const Schedule schedule{.group_m = 8, .splits = pl.splits};
   switch (pl.tile) {
   case Tile::huge:
-    return launch_any_layout<HugeAsync3, true>(prm, a_kc, b_kc, vector_loads, schedule, stream);
+    return launch_any_layout<HugeAsync3>(prm, a_kc, b_kc, vector_loads, schedule, stream);
   case Tile::large:
     return launch_any_layout<Large4Warps>(prm, a_kc, b_kc, vector_loads, schedule, stream);
   case Tile::wide:

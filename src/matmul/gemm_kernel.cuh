@@ -48,7 +48,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 namespace ladder::gemm_detail {
@@ -106,47 +105,18 @@ struct Params {
   float* c = nullptr;
   std::int64_t ldc = 0;
   std::int64_t tiles_m = 0, tiles_n = 0;
-  int group_m = 1;              // tile rows walked together (1: row by row)
+  int group_m = 1;             // tile rows walked together (1: row by row)
   std::int64_t k_per_split = 0; // a multiple of bk; gridDim.y splits cover k
   bool c_vector = false;        // C 16-byte aligned and ldc % 4 == 0: 16-byte stores
   bool cluster_splits = false;  // the gridDim.y splits of a tile are one cluster (sm_90)
-  // Stream-K (Osama, Merrill, Cecka, Garland and Owens, "Stream-K: Work-centric Parallel
-  // Decomposition for Dense Matrix-Matrix Multiplication on the GPU", PPoPP 2023), for the tiles
-  // a last, partly filled wave would leave to part of the GPU: tiles 0 .. dp_tiles - 1 are
-  // launched whole, a block each; a second launch, gemm_stream_k_kernel with sk_blocks
-  // blocks, shares the remaining tiles' k-steps equally, each block adding its partial tiles
-  // into C (scaled by beta first) with atomics.
-  // (32-bit, so that Params stays within 128 bytes: past that size the compiler reads the kernel
-  // parameter through its address, and the whole-tile kernel's k-loop ran 2% to 3.7% slower,
-  // bench/results/matmul-stream-k-tune-h100-2026-11-26*.md. Tiles are fewer than 2^31: api.cu.)
-  int dp_tiles = 0, sk_blocks = 0;
 };
-static_assert(sizeof(Params) <= 128, "kernel parameters past 128 bytes are read through memory");
-
-// Where tile `id` of C starts: blocks walk groups of group_m tile rows, column by column within
-// a group (consecutive tiles share B's column panel and a few of A's row panels while they are in
-// L2).
-struct TileOrigin {
-  std::int64_t m0, n0;
-};
-template <int BM, int BN>
-__host__ __device__ __forceinline__ TileOrigin tile_origin(std::int64_t id, std::int64_t tiles_m,
-                                                           std::int64_t tiles_n, int group_m) {
-  // (The sizes by value: a kernel parameter passed by reference has its address taken, and the
-  // GEMM kernel then read all of them through it.)
-  const std::int64_t group_tiles = static_cast<std::int64_t>(group_m) * tiles_n;
-  const std::int64_t first_m = id / group_tiles * group_m;
-  const std::int64_t rows_in_group = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
-  const std::int64_t in_group = id % group_tiles;
-  return {(first_m + in_group % rows_in_group) * BM, in_group / rows_in_group * BN};
-}
 
 // Edge tiles' masks: how many of a thread's `passes` lines, `apart` lines from one to the next,
 // lie inside the operand when `left` lines of it remain from the thread's first line.
 __device__ __forceinline__ int passes_inside(std::int64_t left, int passes, int apart) {
-  return left <= 0                              ? 0
+  return left <= 0                               ? 0
          : left >= std::int64_t{passes} * apart ? passes
-                                                : static_cast<int>((left + apart - 1) / apart);
+                                                 : static_cast<int>((left + apart - 1) / apart);
 }
 
 // One operand's bx x bk tile: global memory -> registers -> shared memory ([bk][stride]).
@@ -268,8 +238,8 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct TileLoader
   // Loads the k-step at k0 (the one after the previous load), reading 0 outside
   // [0, x_end) x [0, k_end).
   __device__ __forceinline__ void load_guarded(const float* __restrict__ p, std::int64_t ld,
-                                               std::int64_t x0, std::int64_t k0, std::int64_t x_end,
-                                               std::int64_t k_end, int tid) {
+                                               std::int64_t x0, std::int64_t k0,
+                                               std::int64_t x_end, std::int64_t k_end, int tid) {
     const std::int64_t outer_end = KContig ? x_end : k_end, inner_end = KContig ? k_end : x_end;
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) {
@@ -354,14 +324,14 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
   static constexpr int k_groups = BK / k_width;
   static constexpr int lines_per_pass = Threads / k_width;
   static constexpr int x_passes = BX / lines_per_pass;
-  static_assert(!KContig ||
-                    (BK % k_width == 0 && Threads % k_width == 0 && BX % lines_per_pass == 0),
+  static_assert(!KContig || (BK % k_width == 0 && Threads % k_width == 0 &&
+                             BX % lines_per_pass == 0),
                 "the turned tile must split into whole lines per pass of the threads");
   // As stored: Layout's vectors (j x Threads + tid along the contiguous extent).
   static constexpr int per_thread = KContig ? x_passes * k_groups : Layout::per_thread;
 
-  const float* src;      // this thread's first element (turned) or vector of the next full step
-  unsigned dst;          // byte offset of the same in a shared stage
+  const float* src; // this thread's first element (turned) or vector of the next full step
+  unsigned dst;     // byte offset of the same in a shared stage
   std::int64_t step = 0; // elements between consecutive k-steps
   std::int64_t pass = 0; // elements between this thread's consecutive copies
   // Edge tiles (see copy_masked): how much of this thread's copies lies inside the operand
@@ -388,8 +358,9 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
       int line, pos;
       Layout::coords(tid, 0, line, pos);
       const std::int64_t left = Masked ? x_end - (x0 + pos) : Layout::width;
-      inside_bytes =
-          left <= 0 ? 0u : 4u * static_cast<unsigned>(left < Layout::width ? left : Layout::width);
+      inside_bytes = left <= 0 ? 0u
+                               : 4u * static_cast<unsigned>(left < Layout::width ? left
+                                                                                 : Layout::width);
       src = p + (k0 + line) * ld + (left > 0 ? x0 + pos : x0);
       dst = 4u * static_cast<unsigned>(line * stride + pos);
       step = BK * ld;
@@ -458,8 +429,8 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
   // The same for the k-step at k0 of any tile: elements outside [0, x_end) x [0, k_end) are
   // zeros (and read nothing).
   __device__ __forceinline__ void copy_guarded(unsigned stage, const float* p, std::int64_t ld,
-                                               std::int64_t x0, std::int64_t k0, std::int64_t x_end,
-                                               std::int64_t k_end, int tid) {
+                                               std::int64_t x0, std::int64_t k0,
+                                               std::int64_t x_end, std::int64_t k_end, int tid) {
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) {
       if constexpr (KContig) {
@@ -473,8 +444,7 @@ template <int BX, int BK, int Threads, bool KContig, bool Vec> struct AsyncTileC
         const std::int64_t k = k0 + line, x = x0 + pos;
         const std::int64_t left = k < k_end ? x_end - x : 0;
         const unsigned bytes =
-            left <= 0 ? 0u
-                      : 4u * static_cast<unsigned>(left < Layout::width ? left : Layout::width);
+            left <= 0 ? 0u : 4u * static_cast<unsigned>(left < Layout::width ? left : Layout::width);
         const float* q = bytes != 0 ? p + k * ld + x : p;
         if constexpr (Vec)
           copy_async_16(stage + dst + dst_of(j), q, bytes);
@@ -509,9 +479,9 @@ template <int BX, int BK, int Threads, bool Vec> struct AsyncRowCopier {
     return line * BK + 4 * (chunk ^ ((line / 4) % chunks_per_line));
   }
 
-  const float* src;               // this thread's first chunk of the next full step
-  unsigned dst;                   // byte offset of the same in a shared stage
-  std::int64_t pass = 0;          // elements between this thread's consecutive chunks
+  const float* src; // this thread's first chunk of the next full step
+  unsigned dst;     // byte offset of the same in a shared stage
+  std::int64_t pass = 0; // elements between this thread's consecutive chunks
   int inside_copies = per_thread; // edge tiles: chunks j < inside_copies are on lines inside
 
   template <bool Masked>
@@ -570,8 +540,8 @@ template <int BX, int BK, int Threads, bool Vec> struct AsyncRowCopier {
   }
 
   __device__ __forceinline__ void copy_guarded(unsigned stage, const float* p, std::int64_t ld,
-                                               std::int64_t x0, std::int64_t k0, std::int64_t x_end,
-                                               std::int64_t k_end, int tid) {
+                                               std::int64_t x0, std::int64_t k0,
+                                               std::int64_t x_end, std::int64_t k_end, int tid) {
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) {
       const std::int64_t x = x0 + tid / chunks_per_line + j * lines_per_pass;
@@ -606,9 +576,8 @@ __device__ __forceinline__ int piece_offset(int lane_index, int g) {
 // rank order through distributed shared memory. Each thread's values sit as float4s a block's
 // width of float4s apart, so that the block's accesses are consecutive 16-byte words. Needs
 // P::bm x P::bn floats of shared memory (cluster_shared_bytes).
-template <class P>
-__device__ __forceinline__ void add_cluster_partials(float (&acc)[P::tm][P::tn], float* smem,
-                                                     int tid) {
+template <class P> __device__ __forceinline__ void add_cluster_partials(float (&acc)[P::tm][P::tn],
+                                                                       float* smem, int tid) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
@@ -644,8 +613,6 @@ __device__ __forceinline__ void add_cluster_partials(float (&acc)[P::tm][P::tn],
 #endif
 }
 
-// The whole-tile kernel: block (x, y) computes tile x of C (in tile_origin's walk) over split y
-// of k. Its body is gemm_tile_work.inc, which the stream-K kernel below includes too.
 template <class P, bool AKContig, bool BKContig, bool Vec>
 __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const Params prm) {
   using S = Shared<P, AKContig, BKContig, Vec>;
@@ -654,47 +621,368 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
   extern __shared__ float4 shared_words[];
   float* const smem = reinterpret_cast<float*>(shared_words);
 
-  const TileOrigin origin =
-      tile_origin<P::bm, P::bn>(blockIdx.x, prm.tiles_m, prm.tiles_n, prm.group_m);
-  const std::int64_t m0 = origin.m0, n0 = origin.n0;
+  // The tile of C: blocks walk groups of group_m tile rows, column by column within a group.
+  const std::int64_t id = blockIdx.x;
+  const std::int64_t group_tiles = static_cast<std::int64_t>(prm.group_m) * prm.tiles_n;
+  const std::int64_t first_m = id / group_tiles * prm.group_m;
+  const std::int64_t rows_in_group =
+      prm.tiles_m - first_m < prm.group_m ? prm.tiles_m - first_m : prm.group_m;
+  const std::int64_t in_group = id % group_tiles;
+  const std::int64_t m0 = (first_m + in_group % rows_in_group) * P::bm;
+  const std::int64_t n0 = in_group / rows_in_group * P::bn;
   const std::int64_t k_begin = static_cast<std::int64_t>(blockIdx.y) * prm.k_per_split;
   const std::int64_t k_end = k_begin + prm.k_per_split < prm.k ? k_begin + prm.k_per_split : prm.k;
-  constexpr bool stream_k = false;
-#include "matmul/gemm_tile_work.inc"
-}
 
-// The stream-K kernel (Params::sk_blocks): block b takes the b-th of sk_blocks equal runs of the
-// k-steps of the tiles from dp_tiles on, a piece of one tile at a time, and adds each piece into
-// C (scaled by beta first) with atomics.
-template <class P, bool AKContig, bool BKContig, bool Vec>
-__global__ void __launch_bounds__(P::threads, P::min_blocks)
-    gemm_stream_k_kernel(const Params prm) {
-  using S = Shared<P, AKContig, BKContig, Vec>;
-  using ALoader = typename S::ALoader;
-  using BLoader = typename S::BLoader;
-  extern __shared__ float4 shared_words[];
-  float* const smem = reinterpret_cast<float*>(shared_words);
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const int warp_m = warp / P::warps_n, warp_n = warp % P::warps_n;
+  const int lane_m = lane / P::lanes_n, lane_n = lane % P::lanes_n;
+  const bool m_inside = m0 + P::bm <= prm.m, n_inside = n0 + P::bn <= prm.n;
+  const bool tile_inside = m_inside && n_inside;
 
-  const std::int64_t tile_steps = (prm.k + P::bk - 1) / P::bk;
-  const std::int64_t total = (prm.tiles_m * prm.tiles_n - prm.dp_tiles) * tile_steps;
-  std::int64_t step = total * blockIdx.x / prm.sk_blocks;
-  const std::int64_t stop = total * (blockIdx.x + 1) / prm.sk_blocks;
-  while (step < stop) {
-    const std::int64_t step0 = step % tile_steps;
-    const std::int64_t step1 =
-        stop - step < tile_steps - step0 ? step0 + (stop - step) : tile_steps;
-    const TileOrigin origin = tile_origin<P::bm, P::bn>(prm.dp_tiles + step / tile_steps,
-                                                        prm.tiles_m, prm.tiles_n, prm.group_m);
-    const std::int64_t m0 = origin.m0, n0 = origin.n0;
-    const std::int64_t k_begin = step0 * P::bk;
-    const std::int64_t k_end = step1 * P::bk < prm.k ? step1 * P::bk : prm.k;
-    step += step1 - step0;
-    {
-      constexpr bool stream_k = true;
-#include "matmul/gemm_tile_work.inc"
+  ALoader a_loader;
+  BLoader b_loader;
+  a_loader.start(prm.a, prm.lda, m0, k_begin, prm.m, tid);
+  b_loader.start(prm.b, prm.ldb, n0, k_begin, prm.n, tid);
+  const auto load = [&](std::int64_t k0) {
+    const bool k_inside = k0 + P::bk <= k_end;
+    a_loader.load(prm.a, prm.lda, m0, k0, prm.m, k_end, m_inside && k_inside, tid);
+    b_loader.load(prm.b, prm.ldb, n0, k0, prm.n, k_end, n_inside && k_inside, tid);
+  };
+  const auto store = [&](int stage) {
+    float* s = smem + stage * S::stage_floats;
+    a_loader.store(s, tid);
+    b_loader.store(s + ALoader::smem_floats, tid);
+  };
+
+  float acc[P::tm][P::tn] = {};
+  float frag_a[2][P::tm], frag_b[2][P::tn];
+  // A's rows as stored (S::a_rows): line i of the micro-tile, 4 k, for two quads of k.
+  float quad_a[2][P::tm][4];
+  const int a_base = warp_m * P::wm, b_base = warp_n * P::wn;
+  // Reads step kk's fragments of the shared stage at float offset `stage_offset` into register
+  // buffer `buffer` (with A's rows: B's, and A's quad kk / 4 when kk starts one, into quad
+  // buffer (kk / 4) % 2).
+  const auto load_fragments = [&](int stage_offset, int buffer, int kk) {
+    const float* sa = smem + stage_offset;
+    const float* sb = sa + S::a_floats;
+    if constexpr (S::a_rows) {
+      if (kk % 4 == 0) {
+        using Rows = AsyncRowCopier<P::bm, P::bk, P::threads, Vec>;
+#pragma unroll
+        for (int g = 0; g < P::tm / 4; ++g) {
+          const int line = a_base + piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g);
+          const float* chunk = sa + Rows::offset(line, kk / 4); // lines line .. line + 3: one
+#pragma unroll                                               // swizzle (line is a multiple of 4)
+          for (int i = 0; i < 4; ++i) {
+            const float4 v = *reinterpret_cast<const float4*>(chunk + i * P::bk);
+            float* q = quad_a[(kk / 4) % 2][4 * g + i];
+            q[0] = v.x;
+            q[1] = v.y;
+            q[2] = v.z;
+            q[3] = v.w;
+          }
+        }
+      }
+    } else {
+#pragma unroll
+      for (int g = 0; g < P::tm / 4; ++g) {
+        const float4 v = *reinterpret_cast<const float4*>(
+            sa + kk * ALoader::stride + a_base +
+            piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g));
+        frag_a[buffer][4 * g] = v.x;
+        frag_a[buffer][4 * g + 1] = v.y;
+        frag_a[buffer][4 * g + 2] = v.z;
+        frag_a[buffer][4 * g + 3] = v.w;
+      }
     }
-    __syncthreads(); // the next piece's copies refill the shared stages the last reads came from
+#pragma unroll
+    for (int g = 0; g < P::tn / 4; ++g) {
+      const float4 v = *reinterpret_cast<const float4*>(
+          sb + kk * BLoader::stride + b_base +
+          piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, g));
+      frag_b[buffer][4 * g] = v.x;
+      frag_b[buffer][4 * g + 1] = v.y;
+      frag_b[buffer][4 * g + 2] = v.z;
+      frag_b[buffer][4 * g + 3] = v.w;
+    }
+  };
+  // Step kk's FMAs (its fragments in buffer kk % 2, A's quad in quad buffer (kk / 4) % 2).
+  const auto fmas = [&](int kk) {
+#pragma unroll
+    for (int i = 0; i < P::tm; ++i)
+#pragma unroll
+      for (int j = 0; j < P::tn; ++j) {
+        const float a = S::a_rows ? quad_a[(kk / 4) % 2][i][kk % 4] : frag_a[kk % 2][i];
+        acc[i][j] = fmaf(a, frag_b[kk % 2][j], acc[i][j]);
+      }
+  };
+
+  if constexpr (P::async) {
+    // The asynchronous pipeline: `stages` shared buffers, the copies of step t + stages - 1
+    // issued at the start of step t (into the buffer step t - 1 read), so stages - 1 steps of
+    // copies are in flight behind the FMAs and no register holds a tile on its way. The loop
+    // is the steady one: no branch for the full steps of inside tiles, one barrier per step,
+    // crossed before the last k's FMAs with the next step's first fragments requested behind
+    // it. (The layout of CUTLASS's multistage main loop, and cuBLAS's FP32 kernels on Hopper:
+    // 256 x 128 x 8 tiles in 3 stages.)
+    using ACopier = std::conditional_t<S::a_rows, AsyncRowCopier<P::bm, P::bk, P::threads, Vec>,
+                                       AsyncTileCopier<P::bm, P::bk, P::threads, AKContig, Vec>>;
+    using BCopier = AsyncTileCopier<P::bn, P::bk, P::threads, BKContig, Vec>;
+    constexpr int stage_bytes = 4 * S::stage_floats, ring_bytes = stage_bytes * P::stages;
+    const unsigned window = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+    const std::int64_t steps = k_end > k_begin ? (k_end - k_begin + P::bk - 1) / P::bk : 0;
+    // Steps wholly inside k that take unguarded (inside tiles) or masked (edge tiles) copies.
+    const std::int64_t full_steps =
+        tile_inside || P::edge_masks ? (k_end - k_begin) / P::bk : 0;
+    // One tile's pipeline, compiled twice: for tiles inside the matrices (no check at all, and
+    // no register spent on a mask) and for edge tiles (the copies' sizes set once per tile).
+    // (A single loop choosing per step, with the masks live beside it, cost the inside tiles
+    // more: 4096^3 on the huge tile 2.806 ms against 2.688 before masks, `ladder run matmul`,
+    // H200, 2026-11-26, two hosts. Compiled twice it still costs them a little, so products
+    // without edge tiles run the policy without masks: see launch().)
+    const auto pipeline = [&](auto masked_tag) {
+      constexpr bool masked = decltype(masked_tag)::value;
+      ACopier a_copy;
+      BCopier b_copy;
+      a_copy.template start<masked>(prm.a, prm.lda, m0, k_begin, prm.m, tid);
+      b_copy.template start<masked>(prm.b, prm.ldb, n0, k_begin, prm.n, tid);
+      int write = 0, read = 0; // byte offsets of the stages being filled and read
+      const auto next_stage = [](int& offset) {
+        offset += stage_bytes;
+        if (offset == ring_bytes)
+          offset = 0;
+      };
+      // Step u's copies (any step: inside k, guarded or none past the end), then one commit
+      // group, empty or not, so that the group count always matches the step count.
+      const auto issue = [&](std::int64_t u) {
+        if (u < full_steps) {
+          a_copy.template copy_inside_k<masked>(window + write);
+          b_copy.template copy_inside_k<masked>(window + write + 4 * S::a_floats);
+        } else if (u < steps) {
+          const std::int64_t k0 = k_begin + u * P::bk;
+          a_copy.copy_guarded(window + write, prm.a, prm.lda, m0, k0, prm.m, k_end, tid);
+          b_copy.copy_guarded(window + write + 4 * S::a_floats, prm.b, prm.ldb, n0, k0,
+                              prm.n, k_end, tid);
+        }
+        commit_copies();
+        next_stage(write);
+      };
+      // One k-step on the stage at `read`; `more`: a step follows it.
+      const auto step = [&](auto more_tag) {
+        constexpr bool more = decltype(more_tag)::value;
+#pragma unroll
+        for (int kk = 0; kk < P::bk; ++kk) {
+          if (kk + 1 < P::bk)
+            load_fragments(read / 4, (kk + 1) % 2, kk + 1);
+          if constexpr (more) {
+            // Not earlier: every read of this stage must precede the barrier, since the copies
+            // issued right after the next step's begins refill it.
+            if (kk == P::bk - 1) {
+              wait_copies<P::stages - 2>(); // this thread's copies of the next step have landed
+              __syncthreads(); // and everyone's; this step's last fragment reads are issued
+            }
+            if (kk + 1 == P::bk) {
+              next_stage(read);
+              load_fragments(read / 4, 0, 0);
+            }
+          }
+          fmas(kk);
+        }
+      };
+      if (steps > 0) {
+#pragma unroll
+        for (int u = 0; u < P::stages - 1; ++u)
+          issue(u);
+        wait_copies<P::stages - 2>();
+        __syncthreads();
+        load_fragments(read / 4, 0, 0);
+        std::int64_t t = 0;
+        // The steps inside k: their loop has no branch but its own.
+        for (; t + P::stages - 1 < full_steps; ++t) {
+          a_copy.template copy_inside_k<masked>(window + write);
+          b_copy.template copy_inside_k<masked>(window + write + 4 * S::a_floats);
+          commit_copies();
+          next_stage(write);
+          step(std::true_type{});
+        }
+        for (; t + 1 < steps; ++t) { // the partial last step, the pipeline's drain
+          issue(t + P::stages - 1);
+          step(std::true_type{});
+        }
+        step(std::false_type{});
+        wait_copies<0>(); // nothing left in flight when the block ends
+      }
+    };
+    if (tile_inside || !P::edge_masks)
+      pipeline(std::false_type{});
+    else if constexpr (P::edge_masks)
+      pipeline(std::true_type{});
+  } else if constexpr (P::steady) {
+    // The steady loop. Profiling the loop below (Nsight Compute, 4096^3 on an H200) put about a
+    // tenth of the stall samples at its head: the per-step choice between full and guarded
+    // loads (branches, instruction fetch after them) and the shared buffer's address rebuilt
+    // each step, plus the first fragments' latency after every barrier. Here the choice is
+    // made once per tile: a tile inside the matrices runs its full k-steps through a loop with
+    // no branch but its own, and only the partial last step (and edge tiles) take guarded
+    // loads. Buffers are swapped offsets. And the next step's tile is stored, the barrier
+    // crossed and its first fragments requested before the FMAs of this step's last k, which
+    // hide their latency (the order CUTLASS's pipelined SIMT main loop uses).
+    const std::int64_t steps = k_end > k_begin ? (k_end - k_begin + P::bk - 1) / P::bk : 0;
+    // Steps wholly inside k that take unguarded (inside tiles) or masked (edge tiles) copies.
+    const std::int64_t full_steps =
+        tile_inside || P::edge_masks ? (k_end - k_begin) / P::bk : 0;
+    // One tile's k-loop, compiled twice as the asynchronous pipeline is: for tiles inside the
+    // matrices and for edge tiles (masks set once per tile).
+    const auto k_loop = [&](auto masked_tag) {
+      constexpr bool masked = decltype(masked_tag)::value;
+      if constexpr (masked) { // the loaders again, now with their masks
+        a_loader.template start<true>(prm.a, prm.lda, m0, k_begin, prm.m, tid);
+        b_loader.template start<true>(prm.b, prm.ldb, n0, k_begin, prm.n, tid);
+      }
+      int cur = 0, nxt = S::stage_floats;
+      // One k-step on buffer `cur`; `more`: the next step's tile is in the loaders' registers.
+      const auto step = [&](auto more_tag) {
+        constexpr bool more = decltype(more_tag)::value;
+#pragma unroll
+        for (int kk = 0; kk < P::bk; ++kk) {
+          if (kk + 1 < P::bk) {
+            load_fragments(cur, (kk + 1) % 2, kk + 1);
+          } else if constexpr (more) {
+            a_loader.store(smem + nxt, tid);
+            b_loader.store(smem + nxt + ALoader::smem_floats, tid);
+            __syncthreads();
+            load_fragments(nxt, 0, 0);
+          }
+          fmas(kk);
+        }
+        const int t = cur;
+        cur = nxt;
+        nxt = t;
+      };
+      if (steps > 0) {
+        if (full_steps > 0) {
+          a_loader.template load_inside_k<masked>();
+          b_loader.template load_inside_k<masked>();
+        } else {
+          load(k_begin);
+        }
+        store(0);
+        __syncthreads();
+        load_fragments(cur, 0, 0);
+        std::int64_t t = 0;
+        for (; t + 1 < full_steps; ++t) { // the next step lies inside k: no branch but the loop's
+          a_loader.template load_inside_k<masked>();
+          b_loader.template load_inside_k<masked>();
+          step(std::true_type{});
+        }
+        for (; t + 1 < steps; ++t) { // the partial last step
+          a_loader.load_guarded(prm.a, prm.lda, m0, k_begin + (t + 1) * P::bk, prm.m, k_end,
+                                tid);
+          b_loader.load_guarded(prm.b, prm.ldb, n0, k_begin + (t + 1) * P::bk, prm.n, k_end,
+                                tid);
+          step(std::true_type{});
+        }
+        step(std::false_type{}); // the last step: nothing follows it
+      }
+    };
+    if (tile_inside || !P::edge_masks)
+      k_loop(std::false_type{});
+    else if constexpr (P::edge_masks)
+      k_loop(std::true_type{});
+  } else {
+    const auto compute = [&](int stage) {
+      const int offset = stage * S::stage_floats;
+      load_fragments(offset, 0, 0);
+#pragma unroll
+      for (int kk = 0; kk < P::bk; ++kk) {
+        if (kk + 1 < P::bk)
+          load_fragments(offset, (kk + 1) % 2, kk + 1);
+        fmas(kk);
+      }
+    };
+
+    if constexpr (P::stages == 1) {
+      for (std::int64_t k0 = k_begin; k0 < k_end; k0 += P::bk) {
+        load(k0);
+        store(0);
+        __syncthreads();
+        compute(0);
+        __syncthreads();
+      }
+    } else {
+      // Step t computes buffer t % 2 while step t + 1's tile travels into registers; storing it
+      // into the other buffer after the FMAs needs only the one barrier that ends each step.
+      if (k_begin < k_end) {
+        load(k_begin);
+        store(0);
+        __syncthreads();
+      }
+      int stage = 0;
+      for (std::int64_t k0 = k_begin; k0 < k_end; k0 += P::bk) {
+        const bool more = k0 + P::bk < k_end;
+        if (more)
+          load(k0 + P::bk);
+        compute(stage);
+        if (more)
+          store(stage ^ 1);
+        __syncthreads();
+        stage ^= 1;
+      }
+    }
   }
+
+  // Epilogue: alpha x acc (+ beta x C unless beta is 0: then C is never read), 16-byte stores
+  // where the tile is inside C and C allows them; atomic adds when k is split outside a cluster.
+  bool split = gridDim.y > 1;
+  if (prm.cluster_splits) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    add_cluster_partials<P>(acc, smem, tid);
+    if (blockIdx.y != 0)
+      return;
+    split = false;
+#else
+    __trap(); // the host launches clusters on compute capability 9.0 and later only
+#endif
+  }
+#pragma unroll
+  for (int g = 0; g < P::tm / 4; ++g)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const std::int64_t row =
+          m0 + a_base + piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g) + i;
+      if (row >= prm.m)
+        continue;
+      float* c_row = prm.c + row * prm.ldc;
+#pragma unroll
+      for (int h = 0; h < P::tn / 4; ++h) {
+        const std::int64_t col =
+            n0 + b_base + piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, h);
+        const float* v = &acc[4 * g + i][4 * h];
+        if (split) {
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            if (col + j < prm.n)
+              atomicAdd(c_row + col + j, prm.alpha * v[j]);
+        } else if (prm.c_vector && col + 4 <= prm.n) {
+          auto* q = reinterpret_cast<float4*>(c_row + col);
+          float4 out = make_float4(prm.alpha * v[0], prm.alpha * v[1], prm.alpha * v[2],
+                                   prm.alpha * v[3]);
+          if (prm.beta != 0.0f) {
+            const float4 old = *q;
+            out.x += prm.beta * old.x;
+            out.y += prm.beta * old.y;
+            out.z += prm.beta * old.z;
+            out.w += prm.beta * old.w;
+          }
+          *q = out;
+        } else {
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            if (col + j < prm.n)
+              c_row[col + j] = prm.alpha * v[j] + (prm.beta != 0.0f ? prm.beta * c_row[col + j] : 0.0f);
+        }
+      }
+    }
 }
 
 // C = beta C over an m x n matrix of leading dimension ldc (beta 0: zeros, C not read): k == 0,
@@ -703,8 +991,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 template <class T>
 __global__ void scale_kernel(T* c, std::int64_t m, std::int64_t n, std::int64_t ldc, T beta) {
   const std::int64_t count = m * n;
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+       i < count; i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     T* p = c + i / n * ldc + i % n;
     *p = beta == T(0) ? T(0) : beta * *p;
   }
@@ -718,19 +1006,6 @@ inline void scale(float* c, std::int64_t m, std::int64_t n, std::int64_t ldc, fl
   LADDER_CUDA(cudaGetLastError());
 }
 
-// C = beta C over the stream-K tiles (tile ids prm.dp_tiles and on, in the kernel's walk): a
-// block per tile, its rows split over the block's warps.
-template <int BM, int BN> __global__ void scale_tiles_kernel(const Params prm) {
-  const TileOrigin origin =
-      tile_origin<BM, BN>(prm.dp_tiles + blockIdx.x, prm.tiles_m, prm.tiles_n, prm.group_m);
-  const std::int64_t rows = prm.m - origin.m0 < BM ? prm.m - origin.m0 : BM;
-  const std::int64_t cols = prm.n - origin.n0 < BN ? prm.n - origin.n0 : BN;
-  for (std::int64_t i = threadIdx.x; i < rows * cols; i += blockDim.x) {
-    float* p = prm.c + (origin.m0 + i / cols) * prm.ldc + origin.n0 + i % cols;
-    *p = prm.beta == 0.0f ? 0.0f : prm.beta * *p;
-  }
-}
-
 // How the splits of a tile add up (see the kernel's header): `atomic` adds into C scaled
 // first; `cluster` in a thread-block cluster where the device has clusters and the splits fit one
 // (8 blocks), atomic adds otherwise.
@@ -742,11 +1017,6 @@ struct Schedule {
   int group_m = 8;
   std::int64_t splits = 1; // k split over this many blocks per tile
   SplitSum split_sum = SplitSum::atomic;
-  // Stream-K (Params::sk_blocks) for an unsplit product whose tiles fill more than one wave of
-  // resident blocks and leave the last one partly empty: 0 off; 1 the last wave's tiles shared by
-  // one wave of blocks; 2 those and one full wave's more (fewer, longer pieces per block).
-  // Honoured by the launches compiled for it (launch's StreamK), ignored by the others.
-  int stream_k_waves = 0;
 };
 
 // Shared memory of a block whose split adds up in a cluster: the partial tile (bm x bn floats)
@@ -774,16 +1044,12 @@ inline bool device_has_clusters() {
 // H100, 2026-11-26: the huge tile 582.9 us against 546.3 us without masks, the 64 x 128 tile
 // 422.2 against 413.6; a shape without edge tiles), while on shapes with edge tiles the masks
 // win (1000^3: 60.0 against 75.47 us, 4097 x 4095 x 4093: 3.150 against 3.312 ms, same run).
-// StreamK: Schedule::stream_k_waves is honoured (the kernel's stream-K instance compiled); only
-// the launches that may take it ask for it, since each instance adds minutes to the build.
-template <class P, bool AKContig, bool BKContig, bool Vec, bool StreamK = false>
+template <class P, bool AKContig, bool BKContig, bool Vec>
 void launch(Params prm, Schedule schedule, cudaStream_t stream) {
-  static_assert(!StreamK || P::min_blocks == 1,
-                "stream-K is planned for tiles of one block per SM only (gemm_plan.hpp)");
   if constexpr (P::edge_masks) {
     if (prm.m % P::bm == 0 && prm.n % P::bn == 0)
-      return launch<typename WithoutEdgeMasks<P>::type, AKContig, BKContig, Vec, StreamK>(
-          prm, schedule, stream);
+      return launch<typename WithoutEdgeMasks<P>::type, AKContig, BKContig, Vec>(prm, schedule,
+                                                                                stream);
   }
   using S = Shared<P, AKContig, BKContig, Vec>;
   prm.tiles_m = (prm.m + P::bm - 1) / P::bm;
@@ -811,48 +1077,7 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
       return 1;
     });
   }
-  const std::int64_t tiles = prm.tiles_m * prm.tiles_n;
-  if constexpr (StreamK) {
-    if (schedule.stream_k_waves > 0 && splits == 1) {
-      // The kernel's blocks per SM, asked once per device (after the shared-memory opt-in above,
-      // which this query must not lower).
-      static core::PerDevice resident;
-      const int device = core::current_device();
-      const int per_sm = resident.get(device, [&] {
-        int count = 0;
-        LADDER_CUDA(
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&count, kernel, P::threads, bytes));
-        return count;
-      });
-      const std::int64_t wave =
-          static_cast<std::int64_t>(std::max(per_sm, 1)) * core::multiprocessors(device);
-      if (tiles > wave && tiles % wave != 0 && tiles <= std::numeric_limits<int>::max()) {
-        const std::int64_t shared =
-            std::min(tiles, tiles % wave + (schedule.stream_k_waves - 1) * wave);
-        prm.dp_tiles = static_cast<int>(tiles - shared);
-        prm.sk_blocks = static_cast<int>(wave);
-        scale_tiles_kernel<P::bm, P::bn><<<static_cast<unsigned>(shared), 256, 0, stream>>>(prm);
-        LADDER_CUDA(cudaGetLastError());
-        if (prm.dp_tiles > 0) {
-          kernel<<<static_cast<unsigned>(prm.dp_tiles), P::threads, S::bytes, stream>>>(prm);
-          LADDER_CUDA(cudaGetLastError());
-        }
-        const auto sk_kernel = gemm_stream_k_kernel<P, AKContig, BKContig, Vec>;
-        if constexpr (S::bytes > 48 * 1024) {
-          static core::PerDevice sk_opted;
-          sk_opted.get(device, [&] {
-            LADDER_CUDA(cudaFuncSetAttribute(sk_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(S::bytes)));
-            return 1;
-          });
-        }
-        sk_kernel<<<static_cast<unsigned>(wave), P::threads, S::bytes, stream>>>(prm);
-        LADDER_CUDA(cudaGetLastError());
-        return;
-      }
-    }
-  }
-  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(splits));
+  const dim3 grid(static_cast<unsigned>(prm.tiles_m * prm.tiles_n), static_cast<unsigned>(splits));
   if (prm.cluster_splits) {
     cudaLaunchAttribute cluster{};
     cluster.id = cudaLaunchAttributeClusterDimension;
@@ -874,14 +1099,14 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
 }
 
 // The same with the layout chosen at run time: the 8 instances of one policy.
-template <class P, bool StreamK = false>
+template <class P>
 void launch_any_layout(const Params& prm, bool a_k_contiguous, bool b_k_contiguous,
                        bool vector_loads, Schedule schedule, cudaStream_t stream) {
   const auto with = [&](auto a_k, auto b_k) {
     if (vector_loads)
-      launch<P, decltype(a_k)::value, decltype(b_k)::value, true, StreamK>(prm, schedule, stream);
+      launch<P, decltype(a_k)::value, decltype(b_k)::value, true>(prm, schedule, stream);
     else
-      launch<P, decltype(a_k)::value, decltype(b_k)::value, false, StreamK>(prm, schedule, stream);
+      launch<P, decltype(a_k)::value, decltype(b_k)::value, false>(prm, schedule, stream);
   };
   using yes = std::true_type;
   using no = std::false_type;

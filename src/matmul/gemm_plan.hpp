@@ -65,8 +65,6 @@ inline constexpr std::array<TileShape, 8> tile_shapes = {{
 struct Plan {
   Tile tile = Tile::large;
   std::int64_t splits = 1;
-  // The last partial wave's tiles shared out over one wave of blocks (Schedule::stream_k_waves).
-  bool stream_k = false;
   double score = 0; // estimated fraction of the reference rate over the whole GPU
 };
 
@@ -91,7 +89,6 @@ inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
                  bool vector_loads = true) {
   constexpr std::int64_t min_split_k = 256, max_splits = 64;
   constexpr double split_cost = 0.90;
-  constexpr double stream_k_cost = 1.05;
   Plan best;
   best.score = -1;
   for (const TileShape& t : tile_shapes) {
@@ -115,26 +112,7 @@ inline Plan plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
       const double k_share = k_block / (k_block + t.k_overhead);
       const double score = waves * inside * k_share * (splits > 1 ? split_cost : 1.0);
       if (score > best.score + 1e-9)
-        best = {t.tile, splits, false, score};
-      // Stream-K: the whole waves as they are, then the rest shared evenly by every slot, its
-      // pieces slower by stream_k_cost (C scaled first, atomic adds, a pipeline fill per piece).
-      // Only for tiles of one block per SM: with several, the SMs of a last partial wave that
-      // hold fewer blocks run them faster (`solo`), which the estimate above already counts.
-      // And on 16-byte loads: on element loads (4097 x 4095 x 4093) it measured level with the
-      // 64 x 128 tile the plan takes there (3.085 against 3.076 ms, H100,
-      // bench/results/matmul-stream-k-tune-h100-2026-11-26-r2.md).
-      if (vector_loads && splits == 1 && t.blocks_per_sm == 1 && blocks > slots &&
-          blocks % slots != 0) {
-        const double sk_time =
-            (static_cast<double>(full_waves) +
-             static_cast<double>(blocks - full_waves * slots) / static_cast<double>(slots) *
-                 stream_k_cost) *
-            t.blocks_per_sm / rate;
-        const double sk_score =
-            static_cast<double>(blocks) / static_cast<double>(sms) / sk_time * inside * k_share;
-        if (sk_score > best.score + 1e-9)
-          best = {t.tile, 1, true, sk_score};
-      }
+        best = {t.tile, splits, score};
     }
   }
   return best;

@@ -117,9 +117,9 @@ template <class P> const void* kernel_address() {
 
 } // namespace ladder::gemm_detail
 
-// The lab's policies in eight groups (the stream-K launches in a ninth: below), each compiled in a
-// translation unit of its own (src/matmul/policies.cu, once per group) so that a build compiles
-// them side by side: in one file their 450 kernels kept nvcc busy for over ten minutes. The matmul registry
+// The lab's policies in eight groups, each compiled in a translation unit of its own
+// (src/matmul/policies.cu, once per group) so that a build compiles them side by side: in one
+// file their 450 kernels kept nvcc busy for over ten minutes. The matmul registry
 // (src/matmul/variants.cu) declares their instances extern, so it compiles none of them itself;
 // a policy it names that no group lists fails at link time.
 #define LADDER_MATMUL_LAB_POLICIES_0(X)                                                            \
@@ -153,12 +153,3 @@ template <class P> const void* kernel_address() {
   EXTERN template const void* kernel_address<P>();
 #define LADDER_MATMUL_EXTERN_POLICY_INSTANCES(P) LADDER_MATMUL_POLICY_INSTANCES(extern, P)
 #define LADDER_MATMUL_DEFINE_POLICY_INSTANCES(P) LADDER_MATMUL_POLICY_INSTANCES(, P)
-
-// The lab's stream-K launches (the stream_k rungs), a ninth group of their own: each doubles its
-// policy's kernels.
-#define LADDER_MATMUL_LAB_STREAM_K_POLICIES(X) X(HugeAsync3)
-#define LADDER_MATMUL_STREAM_K_INSTANCES(EXTERN, P)                                                \
-  EXTERN template void launch_any_layout<P, true>(const Params&, bool, bool, bool, Schedule,      \
-                                                  cudaStream_t);
-#define LADDER_MATMUL_EXTERN_STREAM_K_INSTANCES(P) LADDER_MATMUL_STREAM_K_INSTANCES(extern, P)
-#define LADDER_MATMUL_DEFINE_STREAM_K_INSTANCES(P) LADDER_MATMUL_STREAM_K_INSTANCES(, P)

@@ -19,7 +19,6 @@
 // The lab's tile policies compile in src/matmul/policies.cu, a group to a translation unit.
 namespace ladder::gemm_detail {
 LADDER_MATMUL_LAB_POLICIES(LADDER_MATMUL_EXTERN_POLICY_INSTANCES)
-LADDER_MATMUL_LAB_STREAM_K_POLICIES(LADDER_MATMUL_EXTERN_STREAM_K_INSTANCES)
 } // namespace ladder::gemm_detail
 
 namespace ladder::lab::matmul {
@@ -295,8 +294,7 @@ template <class Kernel> const void* address(Kernel kernel) {
 }
 
 // One product with policy P on the table's operands (any transposes, alignments from cudaMalloc).
-template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::atomic,
-          int StreamKWaves = 0>
+template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::atomic>
 void launch_policy(const Operands& o, cudaStream_t stream) {
   const Shape s = o.shape();
   gd::Params prm;
@@ -309,11 +307,10 @@ void launch_policy(const Operands& o, cudaStream_t stream) {
   prm.ldb = o.ldb();
   prm.c = o.c;
   prm.ldc = s.n;
-  gd::launch_any_layout<P, (StreamKWaves > 0)>(
-      prm, o.problem.trans_a == Trans::none, o.problem.trans_b == Trans::transpose,
-      gd::vector_ok(o.a, prm.lda) && gd::vector_ok(o.b, prm.ldb),
-      {.group_m = GroupM, .splits = Splits, .split_sum = Sum, .stream_k_waves = StreamKWaves},
-      stream);
+  gd::launch_any_layout<P>(prm, o.problem.trans_a == Trans::none,
+                           o.problem.trans_b == Trans::transpose,
+                           gd::vector_ok(o.a, prm.lda) && gd::vector_ok(o.b, prm.ldb),
+                           {.group_m = GroupM, .splits = Splits, .split_sum = Sum}, stream);
 }
 
 void launch_library(const Operands& o, cudaStream_t stream) {
@@ -359,26 +356,23 @@ const char* untransposed_story(const Problem& p) {
 
 const char* any_problem(const Problem&) { return nullptr; }
 
-template <class P>
-std::array<Param, max_params> policy_params(int group_m, int splits, int stream_k_waves) {
+template <class P> std::array<Param, max_params> policy_params(int group_m, int splits) {
   return {{{"block_m", P::bm},
            {"block_n", P::bn},
            {"block_k", P::bk},
            {"group_m", group_m},
-           {"splits", splits},
-           {"stream_k_waves", stream_k_waves}}};
+           {"splits", splits}}};
 }
 
 // A rung running policy P through the library's kernel: its registry entry's shared part.
-template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::atomic,
-          int StreamKWaves = 0>
+template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::atomic>
 Rung policy_rung(std::string_view name, std::string_view idea, Role role,
                  std::string_view variant_of = {}) {
   return Rung{.info = {.name = name,
                        .idea = idea,
                        .role = role,
                        .variant_of = variant_of,
-                       .params = policy_params<P>(GroupM, Splits, StreamKWaves),
+                       .params = policy_params<P>(GroupM, Splits),
                        .kernel = gd::kernel_address<P>(),
                        .block_threads = P::threads,
                        .dynamic_shared_bytes =
@@ -386,7 +380,7 @@ Rung policy_rung(std::string_view name, std::string_view idea, Role role,
                                ? gd::cluster_shared_bytes<gd::Shared<P, true, false, true>, P>()
                                : gd::Shared<P, true, false, true>::bytes},
               .unsupported = role == Role::variant ? any_problem : untransposed_story,
-              .launch = launch_policy<P, GroupM, Splits, Sum, StreamKWaves>};
+              .launch = launch_policy<P, GroupM, Splits, Sum>};
 }
 
 // --- cuBLAS ------------------------------------------------------------------------------------
@@ -669,16 +663,6 @@ std::span<const Rung> registry() {
                                    Role::variant, "four_warps"),
       policy_rung<gd::LargeStepped, 1, 1>("group_1", "the 128x128 tile walked row by row",
                                           Role::variant, "tile_order"),
-      // Stream-K for the last wave (gemm_kernel.cuh, Params::sk_blocks): 4096^3 is 512 tiles of
-      // 256 x 128 on 132 SMs of one block each, 3.88 waves run in 4.
-      policy_rung<gd::HugeAsync3, 8, 1, gd::SplitSum::atomic, 1>(
-          "stream_k",
-          "the last partial wave's tiles shared out in equal runs of k-steps over one wave of "
-          "blocks, added into C with atomics (stream-K)",
-          Role::beyond),
-      policy_rung<gd::HugeAsync3, 8, 1, gd::SplitSum::atomic, 2>(
-          "stream_k_2waves", "stream-K over the last partial wave's tiles and one full wave's",
-          Role::variant, "stream_k"),
       Rung{.info = {.name = "ladder::gemm",
                     .idea = "the library call: checks, a tile shape and k split chosen per shape, "
                             "any transposes and alignment",

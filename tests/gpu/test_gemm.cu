@@ -229,30 +229,6 @@ TEST(Gemm, ShapesThatSplitKAndShapesThatDoNot) {
     }
 }
 
-// Stream-K (the last partial wave's tiles shared over one wave of blocks): the plan takes it
-// for 2304 x 2048 x 300 (144 tiles of 256 x 128 on a GPU of 132 SMs; on other GPUs the
-// plan's own choice is checked all the same), with beta 0 over NaN and -0.5, every transpose,
-// and with beta 0 every matrix padded and shifted off 16 bytes (element loads: the plan's other
-// choice, no stream-K; the rungs' stream-K test runs it on element loads).
-TEST(Gemm, StreamKWithEveryBetaAndTranspose) {
-  if (small_mode())
-    GTEST_SKIP() << "a product of more tiles than one wave: not under the sanitizers (the rungs' "
-                    "stream-K test runs there)";
-  int sms = 0;
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-  if (sms == 132)
-    ASSERT_TRUE(gemm_detail::plan(2304, 2048, 300, sms).stream_k);
-  lab::Stream stream;
-  std::uint64_t seed = lab::fresh_seed();
-  for (Trans ta : {Trans::none, Trans::transpose})
-    for (Trans tb : {Trans::none, Trans::transpose})
-      for (float beta : {0.0f, -0.5f}) {
-        const std::int64_t shift = beta == 0.0f ? 1 : 0;
-        const Case c{2304, 2048, 300, ta, tb, shift, shift, 1.5f, beta};
-        EXPECT_EQ(run_case(c, stream, ++seed), "") << describe(c);
-      }
-}
-
 // Every split count a launch may take, on the kernel directly: 2 .. 8 add up in a cluster where
 // the device has clusters, 9 and 10 (past a cluster) and the forced atomic path by atomic adds
 // into C scaled first; edge tiles, padded leading dimensions, one operand layout of each kind.

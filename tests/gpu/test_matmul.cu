@@ -9,7 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <vector>
 
 namespace ladder::test {
@@ -30,11 +29,13 @@ std::vector<Shape> shapes() {
   return out;
 }
 
-// Runs `rung` on each of `shapes` it supports against the CPU's product, counting them in
-// `tested` (a void function: the ASSERTs inside return from it).
-void check_on_shapes(const MatmulRung& rung, const std::vector<Shape>& shapes, int& tested) {
+class MatmulRungTest : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(MatmulRungTest, WithinTheRoundingBoundOnEveryShapeItSupports) {
+  const MatmulRung& rung = lab::matmul::registry()[GetParam()];
   lab::Stream stream;
-  for (const Shape s : shapes) {
+  int tested = 0;
+  for (const Shape s : shapes()) {
     if (rung.unsupported(lab::matmul::Problem{s}))
       continue;
     const auto a_count = static_cast<std::size_t>(s.m * s.k),
@@ -68,36 +69,7 @@ void check_on_shapes(const MatmulRung& rung, const std::vector<Shape>& shapes, i
         << rung.info.name << " " << s.m << " x " << s.n << " x " << s.k;
     ++tested;
   }
-}
-
-class MatmulRungTest : public ::testing::TestWithParam<std::size_t> {};
-
-TEST_P(MatmulRungTest, WithinTheRoundingBoundOnEveryShapeItSupports) {
-  const MatmulRung& rung = lab::matmul::registry()[GetParam()];
-  int tested = 0;
-  check_on_shapes(rung, shapes(), tested);
   EXPECT_GT(tested, 0) << rung.info.name << " supports none of the test shapes";
-}
-
-// Stream-K only shares out tiles past the first wave of resident blocks, which the shapes above
-// never fill, so its rungs run on two that do: 2049 x 2000 is 144 tiles of 256 x 128 (132 SMs
-// hold one each), 272 of 128 x 128, 528 of 64 x 128 and 544 of 128 x 64 (2 or 3 per SM), with
-// edges in m and n; k = 77 is 10 steps of 8 with a partial last one, so the pieces start and end
-// inside tiles and some blocks get no step at all. 2304 x 2048 x 40 is whole tiles of every
-// shape (the kernels without edge masks), 144 of 256 x 128.
-TEST(MatmulStreamK, StreamKRungsOnProductsOfMoreThanOneWave) {
-  int rungs = 0;
-  for (const MatmulRung& rung : lab::matmul::registry()) {
-    const auto waves = std::find_if(rung.info.params.begin(), rung.info.params.end(),
-                                    [](const lab::Param& p) { return p.key == "stream_k_waves"; });
-    if (waves == rung.info.params.end() || waves->value == 0)
-      continue;
-    int tested = 0;
-    check_on_shapes(rung, {{2049, 2000, 77}, {2304, 2048, 40}}, tested);
-    EXPECT_EQ(tested, 2) << rung.info.name;
-    ++rungs;
-  }
-  EXPECT_GE(rungs, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, MatmulRungTest,

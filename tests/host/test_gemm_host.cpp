@@ -138,25 +138,6 @@ TEST(GemmPlan, LargeTilesForLargeSquaresNarrowTilesForNarrowMatrices) {
   EXPECT_EQ(plan(128, 128, 300, h200_sms).splits, 1);
 }
 
-TEST(GemmPlan, StreamKOnlyWhereALastWaveIsPartlyEmpty) {
-  using gemm_detail::plan;
-  const int h200_sms = 132;
-  // 512 tiles of 256 x 128 on 132 SMs: 3 whole waves and 116 tiles, which stream-K spreads over
-  // all 132; 8192^3: 15 whole waves and 68 tiles.
-  EXPECT_TRUE(plan(4096, 4096, 4096, h200_sms).stream_k);
-  EXPECT_TRUE(plan(8192, 8192, 8192, h200_sms).stream_k);
-  // One wave or less: no last wave to balance (1000^3 is 128 tiles of 64 x 128).
-  EXPECT_FALSE(plan(1000, 1000, 1000, h200_sms).stream_k);
-  EXPECT_FALSE(plan(1, 1, 1, h200_sms).stream_k);
-  // Whole waves: 128 SMs run 4096^3's 512 huge tiles in exactly 4.
-  const auto whole = plan(4096, 4096, 4096, 128);
-  EXPECT_EQ(whole.tile, gemm_detail::Tile::huge);
-  EXPECT_FALSE(whole.stream_k);
-  // A split over k is never combined with stream-K.
-  for (const auto& p : {plan(256, 256, 8192, h200_sms), plan(4096, 4096, 4096, h200_sms)})
-    EXPECT_TRUE(p.splits == 1 || !p.stream_k);
-}
-
 // The packing choice on an H200's figures (132 SMs at 1.98 GHz, 6016-bit HBM3e at 3.2 GHz).
 gemm_detail::DeviceRates h200() { return {132, 1.98e9, 2 * 3.201e9 * 6016 / 8}; }
 
