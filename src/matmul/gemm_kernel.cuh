@@ -110,6 +110,10 @@ struct Params {
   bool c_vector = false;        // C 16-byte aligned and ldc % 4 == 0: 16-byte stores
   bool cluster_splits = false;  // the gridDim.y splits of a tile are one cluster (sm_90)
 };
+// Past 128 bytes nvcc reads a by-value kernel parameter through its address instead of loading
+// its fields up front, and the k-loop's code changes with it: two more fields (136 bytes) ran
+// 4096^3 on the huge tile 2-3.7% slower (docs/matmul.md, "Stream-K for the last wave").
+static_assert(sizeof(Params) <= 128, "the GEMM kernel's parameters must stay within 128 bytes");
 
 // Edge tiles' masks: how many of a thread's `passes` lines, `apart` lines from one to the next,
 // lie inside the operand when `left` lines of it remain from the thread's first line.
