@@ -1,5 +1,5 @@
-// A short program for Nsight Compute: four calls each of ladder::gemm and cublasSgemm at 1000^3
-// (untransposed), ladder::convolve2d on a 1920 x 1080 uint8 RGB picture (3 x 3, clamp) and on an
+// A short program for Nsight Compute: four calls each of ladder::gemm and cublasSgemm at N^3
+// (untransposed; N the first argument, 1000 by default), ladder::convolve2d on a 1920 x 1080 uint8 RGB picture (3 x 3, clamp) and on an
 // 8192 x 8192 float image (3 x 3, zero border). Profile one launch of a kernel with, e.g.
 //   ncu --set full -k regex:gemm_kernel -s 1 -c 1 ladder_profile_driver
 // (-s 5 with regex:convolve_tiled reaches the float image). Results:
@@ -32,11 +32,24 @@ template <class T> T* zeroed(std::size_t count) {
 
 } // namespace
 
-int main() {
-  constexpr int n = 1000;
-  float* a = zeroed<float>(n * n);
-  float* b = zeroed<float>(n * n);
-  float* c = zeroed<float>(n * n);
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 1000;
+  if (n <= 0 || n > 16384)
+    return std::fprintf(stderr, "usage: ladder_profile_driver [N in 1 .. 16384]\n"), 1;
+  const std::size_t nn = std::size_t{static_cast<unsigned>(n)} * static_cast<unsigned>(n);
+  float* a = zeroed<float>(nn);
+  float* b = zeroed<float>(nn);
+  float* c = zeroed<float>(nn);
+  // Not zeros: the FMA pipe's power (and so the clock) depends on the data.
+  {
+    float* h = nullptr;
+    check(cudaMallocHost(&h, nn * sizeof(float)), "cudaMallocHost");
+    for (std::size_t i = 0; i < nn; ++i)
+      h[i] = static_cast<float>(i % 17) * 0.01f - 0.08f;
+    check(cudaMemcpy(a, h, nn * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(b, h, nn * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaFreeHost(h), "cudaFreeHost");
+  }
   for (int i = 0; i < 4; ++i)
     ladder::gemm<float>(ladder::Trans::none, ladder::Trans::none, n, n, n, 1.0f, a, n, b, n, 0.0f,
                         c, n);

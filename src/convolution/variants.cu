@@ -656,26 +656,40 @@ const char* lanes_fit(const Problem2d& p) {
              : "float images of one channel or uint8 of three, square masks up to 9 x 9";
 }
 
-template <class T, int C, int RY, int MinBlocks, int MW = 1>
+// 11e-11h. Rows prefetched into L2: the walk (Walk tiles per block, the next tile's rows asked
+// for before this one's FMAs) and the prefetch for a later block (Ahead rows of blocks below).
+// Float images of one channel only (uint8 is bound by its arithmetic, not its loads).
+const char* lanes_walk_fit(const Problem2d& p) {
+  return p.element == Element::f32 && p.channels == 1 && p.mask_width == p.mask_height &&
+                 p.mask_width <= 9
+             ? nullptr
+             : "float images of one channel, square masks up to 9 x 9";
+}
+
+template <class T, int C, int RY, int MinBlocks, int Walk, int Ahead, int MW = 1>
 void launch_lanes_width(const ImageArgs& a, const conv_detail::MaskParam& mask, cudaStream_t s) {
   if constexpr (MW < 9) {
     if (mask.width != MW)
-      return launch_lanes_width<T, C, RY, MinBlocks, MW + 2>(a, mask, s);
+      return launch_lanes_width<T, C, RY, MinBlocks, Walk, Ahead, MW + 2>(a, mask, s);
   }
   using Shape = conv_detail::LanesShape<T, C, MW>;
   if constexpr (RY == 0)
-    conv_detail::launch_lanes_2d<T, C, MW, Shape::ry, Shape::min_blocks>(a, mask, s);
+    conv_detail::launch_lanes_2d<T, C, MW, Shape::ry, Shape::min_blocks, Walk, Ahead>(a, mask, s);
   else
-    conv_detail::launch_lanes_2d<T, C, MW, RY, MinBlocks>(a, mask, s);
+    conv_detail::launch_lanes_2d<T, C, MW, RY, MinBlocks, Walk, Ahead>(a, mask, s);
 }
 
-template <int RY, int MinBlocks> void launch_lanes_2d_rung(const Buffers2d& b, cudaStream_t s) {
+template <int RY, int MinBlocks, int Walk = 1, int Ahead = 0>
+void launch_lanes_2d_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const ImageArgs a = image_args(b, Border::zero);
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   if (p.element == Element::f32)
-    return launch_lanes_width<float, 1, RY, MinBlocks>(a, mask, s);
-  launch_lanes_width<std::uint8_t, 3, RY, MinBlocks>(a, mask, s);
+    return launch_lanes_width<float, 1, RY, MinBlocks, Walk, Ahead>(a, mask, s);
+  if constexpr (Walk == 1 && Ahead == 0)
+    launch_lanes_width<std::uint8_t, 3, RY, MinBlocks, 1, 0>(a, mask, s);
+  else
+    throw std::logic_error("lanes prefetch: float images only");
 }
 
 template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s) {
@@ -1411,6 +1425,60 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = lanes_fit,
              .launch = launch_lanes_2d_rung<8, 1>},
+      Rung2d{.info = {.name = "lane_halo_walk2",
+                      .idea = "blocks of 2 tiles down the image, the next tile's rows prefetched "
+                              "into L2 before this one's FMAs",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tiles_per_block", 2}}},
+                      .block_threads = 256},
+             .unsupported = lanes_walk_fit,
+             .launch = launch_lanes_2d_rung<0, 0, 2>},
+      Rung2d{.info = {.name = "lane_halo_walk4",
+                      .idea = "blocks of 4 tiles down the image, the next tile's rows prefetched "
+                              "into L2 before this one's FMAs",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tiles_per_block", 4}}},
+                      .block_threads = 256},
+             .unsupported = lanes_walk_fit,
+             .launch = launch_lanes_2d_rung<0, 0, 4>},
+      Rung2d{.info = {.name = "lane_halo_ahead4",
+                      .idea = "each block prefetches into L2 the rows of the tile 4 rows of "
+                              "blocks below, for the block that computes it later",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"prefetch_tiles_ahead", 4}}},
+                      .block_threads = 256},
+             .unsupported = lanes_walk_fit,
+             .launch = launch_lanes_2d_rung<0, 0, 1, 4>},
+      Rung2d{.info = {.name = "lane_halo_ahead8",
+                      .idea = "each block prefetches into L2 the rows of the tile 8 rows of "
+                              "blocks below, for the block that computes it later",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"prefetch_tiles_ahead", 8}}},
+                      .block_threads = 256},
+             .unsupported = lanes_walk_fit,
+             .launch = launch_lanes_2d_rung<0, 0, 1, 8>},
+      Rung2d{.info = {.name = "lane_halo_walk2_3blocks",
+                      .idea = "blocks of 2 tiles, 4 rows per thread, registers for 3 blocks per "
+                              "SM, the next tile's rows prefetched into L2",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tiles_per_block", 2}, {"tile_rows", 32}, {"min_blocks", 3}}},
+                      .block_threads = 256},
+             .unsupported = lanes_walk_fit,
+             .launch = launch_lanes_2d_rung<4, 3, 2>},
+      Rung2d{.info = {.name = "lane_halo_ahead6_3blocks",
+                      .idea = "4 rows per thread, registers for 3 blocks per SM, the rows of the "
+                              "tile 6 rows of blocks below prefetched into L2",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"prefetch_tiles_ahead", 6}, {"tile_rows", 32}, {"min_blocks", 3}}},
+                      .block_threads = 256},
+             .unsupported = lanes_walk_fit,
+             .launch = launch_lanes_2d_rung<4, 3, 1, 6>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},
