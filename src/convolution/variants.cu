@@ -656,9 +656,11 @@ const char* lanes_fit(const Problem2d& p) {
              : "float images of one channel or uint8 of three, square masks up to 9 x 9";
 }
 
-// 11e-11h. Rows prefetched into L2: the walk (Walk tiles per block, the next tile's rows asked
+// 11d, 11e. Rows prefetched into L2: the walk (Walk tiles per block, the next tile's rows asked
 // for before this one's FMAs) and the prefetch for a later block (Ahead rows of blocks below).
-// Float images of one channel only (uint8 is bound by its arithmetic, not its loads).
+// Float images of one channel only (uint8 is bound by its arithmetic, not its loads). Both lost
+// at every width on the H200 (bench/results/convolution-tune-h200-2026-11-26-r10.md, with the
+// walks of 4 tiles and the prefetch 6 and 8 rows ahead that were dropped after it).
 const char* lanes_walk_fit(const Problem2d& p) {
   return p.element == Element::f32 && p.channels == 1 && p.mask_width == p.mask_height &&
                  p.mask_width <= 9
@@ -1434,15 +1436,6 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = lanes_walk_fit,
              .launch = launch_lanes_2d_rung<0, 0, 2>},
-      Rung2d{.info = {.name = "lane_halo_walk4",
-                      .idea = "blocks of 4 tiles down the image, the next tile's rows prefetched "
-                              "into L2 before this one's FMAs",
-                      .role = Role::variant,
-                      .variant_of = "lane_halo",
-                      .params = {{{"tiles_per_block", 4}}},
-                      .block_threads = 256},
-             .unsupported = lanes_walk_fit,
-             .launch = launch_lanes_2d_rung<0, 0, 4>},
       Rung2d{.info = {.name = "lane_halo_ahead4",
                       .idea = "each block prefetches into L2 the rows of the tile 4 rows of "
                               "blocks below, for the block that computes it later",
@@ -1452,33 +1445,6 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = lanes_walk_fit,
              .launch = launch_lanes_2d_rung<0, 0, 1, 4>},
-      Rung2d{.info = {.name = "lane_halo_ahead8",
-                      .idea = "each block prefetches into L2 the rows of the tile 8 rows of "
-                              "blocks below, for the block that computes it later",
-                      .role = Role::variant,
-                      .variant_of = "lane_halo",
-                      .params = {{{"prefetch_tiles_ahead", 8}}},
-                      .block_threads = 256},
-             .unsupported = lanes_walk_fit,
-             .launch = launch_lanes_2d_rung<0, 0, 1, 8>},
-      Rung2d{.info = {.name = "lane_halo_walk2_3blocks",
-                      .idea = "blocks of 2 tiles, 4 rows per thread, registers for 3 blocks per "
-                              "SM, the next tile's rows prefetched into L2",
-                      .role = Role::variant,
-                      .variant_of = "lane_halo",
-                      .params = {{{"tiles_per_block", 2}, {"tile_rows", 32}, {"min_blocks", 3}}},
-                      .block_threads = 256},
-             .unsupported = lanes_walk_fit,
-             .launch = launch_lanes_2d_rung<4, 3, 2>},
-      Rung2d{.info = {.name = "lane_halo_ahead6_3blocks",
-                      .idea = "4 rows per thread, registers for 3 blocks per SM, the rows of the "
-                              "tile 6 rows of blocks below prefetched into L2",
-                      .role = Role::variant,
-                      .variant_of = "lane_halo",
-                      .params = {{{"prefetch_tiles_ahead", 6}, {"tile_rows", 32}, {"min_blocks", 3}}},
-                      .block_threads = 256},
-             .unsupported = lanes_walk_fit,
-             .launch = launch_lanes_2d_rung<4, 3, 1, 6>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},

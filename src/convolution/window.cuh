@@ -299,12 +299,18 @@ template <class T, int C, int MW, int RY> struct Lanes2d {
 // the staged kernel's 105.4 against 128.2 at RY 2. uint8 sums 4C scalars a thread per row (12 for
 // RGB) where float sums 4: the arithmetic, not the memory, bounds it, and each extra halo row
 // costs a row of conversions and shuffles.
+//
+// Float 3 x 3 on the H200 (4.2 TB/s, where the copy takes 129.1 us: `ladder tune convolution`,
+// 2026-11-26, bench/results/convolution-tune-h200-2026-11-26-r9.md and -r10.md, two machines):
+// 4 rows a thread with registers for 3 blocks per SM (56 a thread) 132.2 and 132.1 us, against
+// 136.8 and 145.2 at 2 rows and 134.0 at 8; so 3 x 3 takes 4 rows for 3 blocks. At 5 x 5 the
+// cap changes nothing there (144.2 against 143.8 us).
 template <class T> inline constexpr int lanes_widest = 5;
 template <> inline constexpr int lanes_widest<std::uint8_t> = 7;
 template <class T, int C, int MW> struct LanesShape {
   static constexpr bool u8 = sizeof(T) == 1;
-  static constexpr int ry = MW == 3 || (u8 && MW == 7) ? 2 : 4;
-  static constexpr int min_blocks = u8 && MW == 5 ? 3 : 1;
+  static constexpr int ry = u8 && (MW == 3 || MW == 7) ? 2 : 4;
+  static constexpr int min_blocks = (u8 && MW == 5) || (!u8 && MW == 3) ? 3 : 1;
 };
 
 // The four pixels at columns x .. x + 3 of image row ym (border_index's result: -1 reads zeros)

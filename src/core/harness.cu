@@ -150,6 +150,32 @@ Measurement time_on_host(const std::function<void()>& body) {
   return summarize_samples(std::move(ms));
 }
 
+std::vector<Measurement>
+time_on_host_interleaved(const std::vector<std::function<void()>>& bodies) {
+  using clock = std::chrono::steady_clock;
+  const std::size_t n = bodies.size();
+  for (const auto& body : bodies)
+    body();
+  std::vector<std::vector<double>> ms(n);
+  double total = 0; // all bodies together
+  for (std::size_t round = 0;
+       round < 3 || (total < 300.0 * static_cast<double>(n) && round < 51); ++round) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t b = (j + round) % n;
+      const auto start = clock::now();
+      bodies[b]();
+      const double t = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+      ms[b].push_back(t);
+      total += t;
+    }
+  }
+  std::vector<Measurement> result;
+  result.reserve(n);
+  for (auto& samples : ms)
+    result.push_back(summarize_samples(std::move(samples)));
+  return result;
+}
+
 template <class T>
 void fill_random(T* data, std::int64_t n, std::uint64_t seed, double lo, double hi,
                  cudaStream_t stream) {

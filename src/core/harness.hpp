@@ -39,6 +39,13 @@ Measurement summarize_samples(std::vector<double> ms);
 // first): at least 3 runs, then until 300 ms or 51 runs.
 Measurement time_on_host(const std::function<void()>& body);
 
+// The same for several bodies compared with each other, in rounds: each round runs every body
+// once, the order rotating from round to round, so that a slow phase of the host (a clock change,
+// another process, an interrupt storm) falls on all of them alike rather than on whichever was
+// timed then. One warm-up round, then at least 3 rounds, then until each body has had about
+// 300 ms or 51 runs. One median per body, in order.
+std::vector<Measurement> time_on_host_interleaved(const std::vector<std::function<void()>>& bodies);
+
 // Fills `data` with pseudo-random non-zero values derived from (seed, index): floats uniform in
 // [lo, hi) with zero excluded, integers uniform in [lo, hi] with zero excluded when lo < 0 < hi
 // permits. The same (seed, n) always gives the same values, so a failure can be replayed.

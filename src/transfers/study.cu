@@ -960,14 +960,17 @@ Sweep copy_sweep(const RunContext& ctx, Direction dir, const std::vector<std::si
     SweepPoint point;
     point.size = static_cast<std::int64_t>(bytes);
     point.label = bytes_label(bytes);
+    // Every series is checked first; those that passed are then timed together, in rounds
+    // (time_on_host_interleaved), so that the host's slow phases do not fall on one series.
+    std::vector<std::function<void()>> timed;
+    std::vector<int> timed_series;
     for (int s = 0; s < series; ++s) {
       if (s == 3 && bytes > ladder::transfers::parameter_copy_max_bytes) {
         point.checks.push_back(CheckStatus::skipped);
-        point.times.push_back(std::nullopt);
         continue;
       }
       std::byte* host = s == 2 ? pinned.data() : pageable.data();
-      const auto op = [&, s, host] {
+      const auto op = [&, s, host, bytes] {
         if (to_device) {
           if (s == 0)
             ladder::copy_to_device(device_dst.data(), host, bytes, stream);
@@ -998,20 +1001,32 @@ Sweep copy_sweep(const RunContext& ctx, Direction dir, const std::vector<std::si
         wrong = compare_bytes({host, bytes}, {ref.host.data(), bytes});
       }
       point.checks.push_back(wrong.empty() ? CheckStatus::passed : CheckStatus::wrong);
+      if (!wrong.empty()) {
+        sweep.footnotes.push_back(sweep.series[static_cast<std::size_t>(s)].name + " at " +
+                                  point.label + ": " + wrong);
+        continue;
+      }
       // Each series is timed to its copy's end: cudaMemcpy runs on the legacy default stream
       // and, from pageable memory to the device, returns once its bytes are staged, before its
       // DMA lands, so its wait is on that stream.
       const cudaStream_t done_on = s == 1 || s == 2 ? cudaStreamLegacy : stream.get();
-      point.times.push_back(wrong.empty() ? std::optional(time_host(op, done_on)) : std::nullopt);
-      if (!wrong.empty())
-        sweep.footnotes.push_back(sweep.series[static_cast<std::size_t>(s)].name + " at " +
-                                  point.label + ": " + wrong);
+      timed.push_back([op, done_on] {
+        op();
+        LADDER_CUDA(cudaStreamSynchronize(done_on));
+      });
+      timed_series.push_back(s);
     }
+    const std::vector<Measurement> times = time_on_host_interleaved(timed);
+    point.times.assign(static_cast<std::size_t>(series), std::nullopt);
+    for (std::size_t i = 0; i < timed.size(); ++i)
+      point.times[static_cast<std::size_t>(timed_series[i])] = times[i];
     ctx.say("  " + sweep.title.substr(0, 14) + " " + point.label);
     sweep.points.push_back(std::move(point));
   }
   sweep.params["direct_max_bytes"] = transfer_direct_max_bytes;
   sweep.footnotes.push_back("the smallest size is the latency floor: a 4-byte copy");
+  sweep.footnotes.push_back("the series of a size are timed in rounds, one run of each per round "
+                            "in rotating order, so that the host's slow phases fall on all alike");
   sweep.footnotes.push_back(
       "timed from the call to the copy's end: cudaMemcpy from pageable memory to the device "
       "returns once the driver has staged the bytes, before they land, so its series waits on the "
