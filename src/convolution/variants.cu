@@ -656,12 +656,15 @@ const char* lanes_fit(const Problem2d& p) {
              : "float images of one channel or uint8 of three, square masks up to 9 x 9";
 }
 
-// 11d, 11e. Rows prefetched into L2: the walk (Walk tiles per block, the next tile's rows asked
-// for before this one's FMAs) and the prefetch for a later block (Ahead rows of blocks below).
-// Float images of one channel only (uint8 is bound by its arithmetic, not its loads). Both lost
-// at every width on the H200 (bench/results/convolution-tune-h200-2026-11-26-r10.md, with the
-// walks of 4 tiles and the prefetch 6 and 8 rows ahead that were dropped after it).
-const char* lanes_walk_fit(const Problem2d& p) {
+// 11d-11g. Float images of one channel only (uint8 is bound by its arithmetic, not its loads).
+// Rows prefetched into L2: the walk (Walk tiles per block, the next tile's rows asked for before
+// this one's FMAs) and the prefetch for a later block (Ahead rows of blocks below); both lost at
+// every width on the H200 (bench/results/convolution-tune-h200-2026-11-26-r10.md, with the walks
+// of 4 tiles and the prefetch 6 and 8 rows ahead that were dropped after it). And 3 or 6 rows a
+// thread: at 5 x 5 on the H200 2 rows took 170 us, 4 rows 144 us and 8 rows 145 us (fewer
+// blocks per SM), against the copy's 129 us; 6 reads 10 rows for 6 outputs with registers for
+// 3 blocks.
+const char* lanes_float_fit(const Problem2d& p) {
   return p.element == Element::f32 && p.channels == 1 && p.mask_width == p.mask_height &&
                  p.mask_width <= 9
              ? nullptr
@@ -681,17 +684,20 @@ void launch_lanes_width(const ImageArgs& a, const conv_detail::MaskParam& mask, 
     conv_detail::launch_lanes_2d<T, C, MW, RY, MinBlocks, Walk, Ahead>(a, mask, s);
 }
 
-template <int RY, int MinBlocks, int Walk = 1, int Ahead = 0>
+// U8: compile the uint8 RGB kernels too (the float-only variants leave them out: each is some
+// tens of thousands of instructions).
+template <int RY, int MinBlocks, int Walk = 1, int Ahead = 0, bool U8 = Walk == 1 && Ahead == 0>
 void launch_lanes_2d_rung(const Buffers2d& b, cudaStream_t s) {
+  static_assert(!U8 || (Walk == 1 && Ahead == 0), "uint8: no prefetch variants");
   const Problem2d& p = b.problem;
   const ImageArgs a = image_args(b, Border::zero);
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   if (p.element == Element::f32)
     return launch_lanes_width<float, 1, RY, MinBlocks, Walk, Ahead>(a, mask, s);
-  if constexpr (Walk == 1 && Ahead == 0)
+  if constexpr (U8)
     launch_lanes_width<std::uint8_t, 3, RY, MinBlocks, 1, 0>(a, mask, s);
   else
-    throw std::logic_error("lanes prefetch: float images only");
+    throw std::logic_error("lanes variant: float images only");
 }
 
 template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s) {
@@ -1434,7 +1440,7 @@ std::span<const Rung2d> registry_2d() {
                       .variant_of = "lane_halo",
                       .params = {{{"tiles_per_block", 2}}},
                       .block_threads = 256},
-             .unsupported = lanes_walk_fit,
+             .unsupported = lanes_float_fit,
              .launch = launch_lanes_2d_rung<0, 0, 2>},
       Rung2d{.info = {.name = "lane_halo_ahead4",
                       .idea = "each block prefetches into L2 the rows of the tile 4 rows of "
@@ -1443,8 +1449,25 @@ std::span<const Rung2d> registry_2d() {
                       .variant_of = "lane_halo",
                       .params = {{{"prefetch_tiles_ahead", 4}}},
                       .block_threads = 256},
-             .unsupported = lanes_walk_fit,
+             .unsupported = lanes_float_fit,
              .launch = launch_lanes_2d_rung<0, 0, 1, 4>},
+      Rung2d{.info = {.name = "lane_halo_ry3",
+                      .idea = "3 rows per thread (24-row tiles)",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tile_rows", 24}}},
+                      .block_threads = 256},
+             .unsupported = lanes_float_fit,
+             .launch = launch_lanes_2d_rung<3, 1, 1, 0, false>},
+      Rung2d{.info = {.name = "lane_halo_ry6_3blocks",
+                      .idea = "6 rows per thread (48-row tiles), registers for 3 blocks per "
+                              "SM",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tile_rows", 48}, {"min_blocks", 3}}},
+                      .block_threads = 256},
+             .unsupported = lanes_float_fit,
+             .launch = launch_lanes_2d_rung<6, 3, 1, 0, false>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},
