@@ -661,9 +661,10 @@ const char* lanes_fit(const Problem2d& p) {
 // this one's FMAs) and the prefetch for a later block (Ahead rows of blocks below); both lost at
 // every width on the H200 (bench/results/convolution-tune-h200-2026-11-26-r10.md, with the walks
 // of 4 tiles and the prefetch 6 and 8 rows ahead that were dropped after it). And 3 or 6 rows a
-// thread: at 5 x 5 on the H200 2 rows took 170 us, 4 rows 144 us and 8 rows 145 us (fewer
-// blocks per SM), against the copy's 129 us; 6 reads 10 rows for 6 outputs with registers for
-// 3 blocks.
+// thread: at 5 x 5 on the H200 2 rows took 170 us, 4 rows 144 us (both 4 blocks per SM) and
+// 8 rows 145 us (3 blocks), against the copy's 129 us; 6 reads 10 rows for 6 outputs with
+// registers for 3 blocks. (4 rows capped for 5 blocks, 48 registers, spills 320 bytes a thread
+// at 5 x 5 with nvcc 13.0, so it is not in the grid.)
 const char* lanes_float_fit(const Problem2d& p) {
   return p.element == Element::f32 && p.channels == 1 && p.mask_width == p.mask_height &&
                  p.mask_width <= 9

@@ -557,6 +557,10 @@ std::span<const Rung> registry() {
           "the FMAs of each k in 4x2 blocks of the micro-tile (A for two, B alternating), as "
           "cuBLAS orders them",
           Role::variant, "async_copies"),
+      policy_rung<gd::HugeAsync3FmaColumns, 8, 1>(
+          "async_copies_fma_columns",
+          "the FMAs of each k column by column of the micro-tile (one B value for 16 FMAs)",
+          Role::variant, "async_copies"),
       policy_rung<gd::HugeAsync3GuardedEdges, 8, 1>(
           "async_copies_guarded_edges",
           "edge tiles on guarded loads at every k-step (no masks set once per tile)",
