@@ -136,18 +136,7 @@ Measurement summarize_samples(std::vector<double> ms) {
 }
 
 Measurement time_on_host(const std::function<void()>& body) {
-  using clock = std::chrono::steady_clock;
-  body();
-  std::vector<double> ms;
-  double total = 0;
-  while (ms.size() < 3 || (total < 300.0 && ms.size() < 51)) {
-    const auto start = clock::now();
-    body();
-    const double t = std::chrono::duration<double, std::milli>(clock::now() - start).count();
-    ms.push_back(t);
-    total += t;
-  }
-  return summarize_samples(std::move(ms));
+  return time_on_host_interleaved({body}).front(); // one body: rounds of one run
 }
 
 std::vector<Measurement>

@@ -45,6 +45,13 @@ TEST(HostTimingInRounds, EachMedianIsItsOwnBodys) {
   EXPECT_GE(times[0].samples, 3);
 }
 
+TEST(HostTimingInRounds, OneBodyIsTimeOnHost) {
+  int calls = 0;
+  const Measurement m = time_on_host([&calls] { ++calls; });
+  EXPECT_EQ(calls, 1 + 51); // a warm-up run, then 51 runs of well under 300 ms
+  EXPECT_EQ(m.samples, 51);
+}
+
 TEST(HostTimingInRounds, NoBodiesNoTimes) {
   EXPECT_TRUE(time_on_host_interleaved({}).empty());
 }
