@@ -54,7 +54,7 @@ namespace ladder::gemm_detail {
 
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
           bool Quadrants, int MinBlocks, bool Steady = false, bool EdgeMasks = true,
-          bool ARows = false, int FmaOrder = 0>
+          bool ARows = false>
 struct Policy {
   static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
                        tn = TN, stages = Stages, min_blocks = MinBlocks;
@@ -66,14 +66,6 @@ struct Policy {
   // swizzled across them, and is read 4 k at a time (AsyncRowCopier), instead of being turned
   // k-major by 4-byte copies. Asynchronous loops only; no effect when A is stored m-contiguous.
   static constexpr bool a_rows = ARows;
-  // The order of a k's FMAs over the micro-tile: 0, row by row (one A value for tn FMAs, the B
-  // values in turn); 1, in blocks of 4 rows x 2 columns (each A value for two FMAs, B alternating
-  // between two values; the rows of the next column pair starting with the two the block ended
-  // on), the order cuBLAS's 256 x 128 FP32 kernel issues them in on sm_90 (its SASS under Nsight
-  // Compute, bench/results/ncu-gemm-4096-h200-2026-11-26.md); 2, column by column (one B value
-  // for tm FMAs).
-  static constexpr int fma_order = FmaOrder;
-  static_assert(fma_order >= 0 && fma_order <= 2, "FMA order: rows, 4 x 2 blocks or columns");
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
   static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
@@ -95,11 +87,11 @@ struct Policy {
 // (launch() below), so that its kernel is the single k-loop with no masked copy beside it.
 template <class P> struct WithoutEdgeMasks;
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
-          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows, int FmaOrder>
+          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows>
 struct WithoutEdgeMasks<Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks,
-                               Steady, EdgeMasks, ARows, FmaOrder>> {
+                               Steady, EdgeMasks, ARows>> {
   using type = Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady,
-                      false, ARows, FmaOrder>;
+                      false, ARows>;
 };
 
 // What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
@@ -728,30 +720,11 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
         a = frag_a[kk % 2][i];
       acc[i][j] = fmaf(a, frag_b[kk % 2][j], acc[i][j]);
     };
-    if constexpr (P::fma_order == 1) {
 #pragma unroll
-      for (int g = 0; g < P::tm / 4; ++g)
-#pragma unroll
-        for (int p = 0; p < P::tn / 2; ++p)
-#pragma unroll
-          for (int r = 0; r < 4; ++r) {
-            const int i = 4 * g + (p % 2 ? (r + 2) % 4 : r);
-            fma_at(i, 2 * p);
-            fma_at(i, 2 * p + 1);
-          }
-    } else if constexpr (P::fma_order == 2) {
+    for (int i = 0; i < P::tm; ++i)
 #pragma unroll
       for (int j = 0; j < P::tn; ++j)
-#pragma unroll
-        for (int i = 0; i < P::tm; ++i)
-          fma_at(i, j);
-    } else {
-#pragma unroll
-      for (int i = 0; i < P::tm; ++i)
-#pragma unroll
-        for (int j = 0; j < P::tn; ++j)
-          fma_at(i, j);
-    }
+        fma_at(i, j);
   };
 
   if constexpr (P::async) {

@@ -105,14 +105,6 @@ using WideAsync3Warps8K16Rows =
 // The same 8 warps with up to 255 registers a thread (one block per SM, as at 1000^3).
 using WideAsync4Warps8K16RowsSolo =
     Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 1, false, true, true>;
-// The FMAs of each k in blocks of 4 rows x 2 columns of the micro-tile, as cuBLAS orders them,
-// or column by column (Policy::fma_order 1 and 2): at 4096^3 under Nsight Compute the huge
-// tile's warps were held at dispatch on its FFMAs twice as often as cuBLAS's
-// (bench/results/ncu-gemm-4096-h200-2026-11-26.md).
-using HugeAsync3FmaBlocks = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 1>;
-using HugeAsync3FmaColumns = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 2>;
-using WideAsync4Warps8K16FmaBlocks =
-    Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 2, false, true, false, 1>;
 // Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
 using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
 using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, false>;
@@ -142,13 +134,12 @@ template <class P> const void* kernel_address() {
   X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)          \
   X(WideAsync3Warps8K16Rows)
 #define LADDER_MATMUL_LAB_POLICIES_5(X)                                                            \
-  X(Large4Warps) X(Wide256) X(Large) X(LargeK16) X(HugeAsync3FmaBlocks)
+  X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
 #define LADDER_MATMUL_LAB_POLICIES_6(X)                                                            \
-  X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync4Warps8K16Solo)                               \
-  X(WideAsync4Warps8K16FmaBlocks)
+  X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync4Warps8K16Solo)
 #define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
   X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16) X(WideAsync4Warps8x4x2K16)                \
-  X(WideAsync3Warps8K32) X(HugeAsync3FmaColumns)
+  X(WideAsync3Warps8K32)
 #define LADDER_MATMUL_LAB_POLICIES(X)                                                              \
   LADDER_MATMUL_LAB_POLICIES_0(X) LADDER_MATMUL_LAB_POLICIES_1(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_2(X) LADDER_MATMUL_LAB_POLICIES_3(X)                                  \

@@ -552,15 +552,6 @@ std::span<const Rung> registry() {
           Role::beyond),
       policy_rung<gd::HugeAsync4, 8, 1>("huge_async4", "256x128 tiles, 4 shared buffers",
                                         Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3FmaBlocks, 8, 1>(
-          "async_copies_fma_blocks",
-          "the FMAs of each k in 4x2 blocks of the micro-tile (A for two, B alternating), as "
-          "cuBLAS orders them",
-          Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3FmaColumns, 8, 1>(
-          "async_copies_fma_columns",
-          "the FMAs of each k column by column of the micro-tile (one B value for 16 FMAs)",
-          Role::variant, "async_copies"),
       policy_rung<gd::HugeAsync3GuardedEdges, 8, 1>(
           "async_copies_guarded_edges",
           "edge tiles on guarded loads at every k-step (no masks set once per tile)",
@@ -610,10 +601,6 @@ std::span<const Rung> registry() {
           Role::variant, "async_copies"),
       policy_rung<gd::WideAsync4Warps8K16, 8, 1>(
           "wide_8warps_async4_k16", "the same with 4 buffers of k 16", Role::variant,
-          "async_copies"),
-      policy_rung<gd::WideAsync4Warps8K16FmaBlocks, 8, 1>(
-          "wide_8warps_async4_k16_fma_blocks",
-          "the same with the FMAs of each k in 4x2 blocks of the micro-tile", Role::variant,
           "async_copies"),
       policy_rung<gd::WideAsync4Warps8K16Solo, 8, 1>(
           "wide_8warps_async4_k16_solo",
