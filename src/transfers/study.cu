@@ -8,6 +8,7 @@
 // the CUDA rows beside it; the pinned pipeline is timed with CUDA events (fork / join on one
 // stream). Pageable buffers are warmed (written once) before timing: a fresh buffer's first touch
 // includes the page faults, which the host-side table prices separately.
+#include "transfers/host_topology.hpp"
 #include "transfers/reference.hpp"
 #include "transfers/variants.hpp"
 
@@ -28,7 +29,10 @@ namespace ladder::lab::transfers {
 
 namespace {
 
+using ladder::transfers::describe;
+using ladder::transfers::HostTopology;
 using ladder::transfers::Path;
+using ladder::transfers::read_host_topology;
 
 constexpr std::size_t KiB = 1024, MiB = 1024 * 1024, GiB = 1024 * MiB;
 
@@ -199,7 +203,9 @@ Table copy_table(const RunContext& ctx, Direction dir, std::size_t bytes, bool h
     if (!in_table || !ctx.shows(rung.info))
       continue;
     Row row = make_row(rung.info, all_labels[i], table.groups.size());
-    if (rung.method == Method::library)
+    // The library's own row takes the call's name for this direction; its staging variants
+    // keep theirs (their shapes are in their params).
+    if (rung.info.role == Role::library)
       row.name = to_device ? "ladder::copy_to_device" : "ladder::copy_to_host";
     HostBuffer host(kind_of(rung.method), bytes);
     const cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
@@ -785,6 +791,14 @@ Table host_copy_table(const RunContext& ctx, std::size_t bytes, Stream& stream) 
     measure_on_host(ctx, table.title, row, check, op, stream);
     table.rows.push_back(std::move(row));
   }
+  // The host these rates belong to: on a host of several NUMA nodes the pageable buffer, the
+  // pinned ring and the threads may lie on different nodes, and rates differ from run to run.
+  const HostTopology host = read_host_topology();
+  table.params["logical_cpus"] = host.logical_cpus;
+  table.params["numa_nodes"] = host.nodes.size();
+  table.params["host_cpu"] = host.cpu_model;
+  table.params["virtual_machine"] = host.virtual_machine;
+  table.footnotes.push_back(describe(host));
   table.footnotes.push_back(
       "host clock; one thread per share, started per run. A staged copy cannot beat this row at "
       "the thread count it uses: where it is below the link's rate, the host's memory, not the "
