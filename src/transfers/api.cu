@@ -35,7 +35,7 @@ struct Job;
 void run_task(Job* job, std::int64_t chunk) noexcept;
 
 // Persistent host threads, started on first use, joined at exit. Tasks are (job, chunk) pairs; a
-// job never posts more tasks than its plan's threads, so the queue stays short.
+// job never posts more tasks than its plan's `max_pending` (a few per thread), so the queue stays short.
 class WorkerPool {
 public:
   explicit WorkerPool(int threads) {
@@ -272,8 +272,8 @@ private:
         progress = true;
         inject_failure(job, sent + 1);
       }
-      // 2. Give the workers every chunk whose slot is free, up to `threads` in flight.
-      while (posted < plan.chunks && pending < plan.threads) {
+      // 2. Give the workers every chunk whose slot is free, up to `max_pending` in flight.
+      while (posted < plan.chunks && pending < plan.max_pending) {
         if (posted >= slots) {
           if (posted - slots >= sent)
             break; // the slot's previous chunk is still being filled or waits to be sent
@@ -331,8 +331,8 @@ private:
         progress = true;
         inject_failure(job, received + 1);
       }
-      // 2. Hand the workers every chunk that has arrived, in order, up to `threads` in flight.
-      while (posted < received && pending < plan.threads && event_done(events[posted % slots])) {
+      // 2. Hand the workers every chunk that has arrived, in order, up to `max_pending` in flight.
+      while (posted < received && pending < plan.max_pending && event_done(events[posted % slots])) {
         post(job, posted++);
         ++pending;
         progress = true;
@@ -342,7 +342,7 @@ private:
       if (progress)
         continue;
       // 3. Wait for the next arrival if a worker could take it, else for a worker.
-      if (posted < received && pending < plan.threads) {
+      if (posted < received && pending < plan.max_pending) {
         LADDER_CUDA(cudaEventSynchronize(events[posted % slots]));
       } else {
         std::unique_lock lock(job.mutex);

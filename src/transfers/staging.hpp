@@ -27,6 +27,12 @@ struct StagingConfig {
   std::size_t chunk_bytes = 0; // bytes per chunk (0: from the size and the threads, see plan)
   int threads = 0;             // host threads filling / draining at once (0: the whole pool)
   int slots = 0;               // ring slots in use (0: as many chunks as the ring holds)
+  // Chunks handed to the pool beyond one per thread, per thread: with 1, up to 2 x threads tasks
+  // are posted at once, so a worker that finishes a chunk takes the next from the queue instead
+  // of sleeping until the calling thread wakes and posts it (two wake-ups a chunk, which a
+  // virtual machine's CPUs make slow). 0: one task per thread (the library's default until the
+  // GPU measurements choose; a tuning row times 1).
+  int ahead_per_thread = 0;
   std::size_t direct_max_bytes = transfer_direct_max_bytes; // pageable copies up to this go direct
   // Pageable copies to the device of up to this many bytes (at most parameter_copy_max_bytes) ride
   // in a kernel's parameters: the launch carries the bytes, a kernel writes them to the
@@ -61,7 +67,8 @@ struct ChunkPlan {
   std::size_t chunk_bytes = 0;
   std::int64_t chunks = 0;
   int slots = 0;   // ring slots used (each chunk_bytes long)
-  int threads = 0; // host copies in flight at most
+  int threads = 0; // host copies at once at most
+  int max_pending = 0; // tasks handed to the pool and not finished, at most: threads x (1 + ahead)
 };
 
 // The pool's size for a machine with `hardware_threads` (0 when unknown): every hardware thread up
@@ -79,6 +86,7 @@ inline ChunkPlan plan_chunks(std::size_t bytes, int pool, const StagingConfig& c
                              std::size_t ring_bytes = transfer_ring_bytes) {
   ChunkPlan plan;
   plan.threads = std::clamp(config.threads > 0 ? config.threads : pool, 1, std::max(pool, 1));
+  plan.max_pending = plan.threads * (1 + std::clamp(config.ahead_per_thread, 0, 3));
   std::size_t chunk = config.chunk_bytes;
   if (chunk == 0) {
     const std::size_t share = (bytes + 2 * static_cast<std::size_t>(plan.threads) - 1) /

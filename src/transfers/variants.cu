@@ -59,6 +59,11 @@ constexpr StagingConfig streaming(StagingConfig c) {
   return c;
 }
 
+constexpr StagingConfig ahead(StagingConfig c, int per_thread) {
+  c.ahead_per_thread = per_thread;
+  return c;
+}
+
 constexpr std::size_t KiB = 1024, MiB = 1024 * 1024;
 
 const std::array rungs = {
@@ -177,6 +182,14 @@ const std::array rungs = {
                   .params = {{{"chunk_kib", 1024}, {"threads", 12}}}},
          .method = Method::library,
          .staging = shape(1 * MiB, 12)},
+    Rung{.info = {.name = "staged_1M_16t_ahead1",
+                  .idea = "1 MiB chunks, 16 threads, one more chunk per thread queued so that a "
+                          "worker takes its next without waiting for the calling thread",
+                  .role = Role::variant,
+                  .variant_of = "ladder::copy_to_*",
+                  .params = {{{"chunk_kib", 1024}, {"threads", 16}, {"ahead_per_thread", 1}}}},
+         .method = Method::library,
+         .staging = ahead(shape(1 * MiB, 16), 1)},
 };
 
 } // namespace

@@ -216,19 +216,22 @@ TEST(Transfer, SmallCopiesThroughKernelParameters) {
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
 }
 
-// Tiny chunks, few slots and two threads: the ring wraps around many times within one copy.
+// Tiny chunks, few slots and two threads: the ring wraps around many times within one copy, with
+// one task per thread or more queued ahead (more tasks than slots: posting waits for free slots).
 TEST(Transfer, StagedRingWrapsAroundWithTinyChunks) {
   lab::Stream stream;
   for (int slots : {1, 2, 3, 8})
-    for (int threads : {1, 2, 5}) {
-      StagingConfig c;
-      c.chunk_bytes = 4 * KiB;
-      c.slots = slots;
-      c.threads = threads;
-      c.direct_max_bytes = 0; // stage every pageable copy, however small
-      for (std::size_t bytes : {std::size_t{1}, 4 * KiB, 4 * KiB + 1, 300 * KiB + 17})
-        round_trip(HostKind::pageable, bytes, 3, 5, stream, c, Path::staged);
-    }
+    for (int threads : {1, 2, 5})
+      for (int ahead : {0, 2}) {
+        StagingConfig c;
+        c.chunk_bytes = 4 * KiB;
+        c.slots = slots;
+        c.threads = threads;
+        c.ahead_per_thread = ahead;
+        c.direct_max_bytes = 0; // stage every pageable copy, however small
+        for (std::size_t bytes : {std::size_t{1}, 4 * KiB, 4 * KiB + 1, 300 * KiB + 17})
+          round_trip(HostKind::pageable, bytes, 3, 5, stream, c, Path::staged);
+      }
 }
 
 // A pinned range that ends in pageable memory is not pinned: it must be staged, and be right.

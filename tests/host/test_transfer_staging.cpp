@@ -46,6 +46,8 @@ void expect_valid(const ChunkPlan& plan, std::size_t bytes, int pool) {
   EXPECT_LE(static_cast<std::size_t>(plan.slots) * plan.chunk_bytes, transfer_ring_bytes);
   EXPECT_GE(plan.threads, 1);
   EXPECT_LE(plan.threads, pool);
+  EXPECT_GE(plan.max_pending, plan.threads);
+  EXPECT_LE(plan.max_pending, 4 * plan.threads);
 }
 
 TEST(TransferStaging, PlansCoverEverySizeExactly) {
@@ -91,6 +93,26 @@ TEST(TransferStaging, ExplicitShapeWins) {
   EXPECT_EQ(q.slots, 1);
   EXPECT_EQ(q.threads, 16);
   expect_valid(q, GiB, 16);
+}
+
+TEST(TransferStaging, TasksAheadOfTheThreadsAreBounded) {
+  // The default: one task per thread in flight.
+  EXPECT_EQ(plan_chunks(GiB, 16, {}).max_pending, 16);
+  StagingConfig c;
+  c.threads = 12;
+  EXPECT_EQ(plan_chunks(GiB, 16, c).max_pending, 12);
+  // One more per thread queued, so that a worker finds its next chunk waiting.
+  c.ahead_per_thread = 1;
+  EXPECT_EQ(plan_chunks(GiB, 16, c).max_pending, 24);
+  // Clamped to 0 .. 3 ahead: the queue stays a few tasks per thread.
+  c.ahead_per_thread = 100;
+  EXPECT_EQ(plan_chunks(GiB, 16, c).max_pending, 48);
+  c.ahead_per_thread = -5;
+  EXPECT_EQ(plan_chunks(GiB, 16, c).max_pending, 12);
+  for (int ahead : {0, 1, 3}) {
+    c.ahead_per_thread = ahead;
+    expect_valid(plan_chunks(MiB + 13, 3, c), MiB + 13, 3);
+  }
 }
 
 // The streaming-store copy (a tuning option of the host threads' copies) must equal memcpy for
