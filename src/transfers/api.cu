@@ -35,7 +35,8 @@ struct Job;
 void run_task(Job* job, std::int64_t chunk) noexcept;
 
 // Persistent host threads, started on first use, joined at exit. Tasks are (job, chunk) pairs; a
-// job never posts more tasks than its plan's `max_pending` (a few per thread), so the queue stays short.
+// job never posts more tasks than its plan's `max_pending` (a few per thread), so the queue stays
+// short.
 class WorkerPool {
 public:
   explicit WorkerPool(int threads) {
@@ -332,7 +333,8 @@ private:
         inject_failure(job, received + 1);
       }
       // 2. Hand the workers every chunk that has arrived, in order, up to `max_pending` in flight.
-      while (posted < received && pending < plan.max_pending && event_done(events[posted % slots])) {
+      while (posted < received && pending < plan.max_pending &&
+             event_done(events[posted % slots])) {
         post(job, posted++);
         ++pending;
         progress = true;

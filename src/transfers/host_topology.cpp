@@ -32,8 +32,8 @@ void read_cpuinfo(const std::filesystem::path& cpuinfo, HostTopology& host) {
       host.cpu_model = trim(line.substr(colon + 1));
       model = true;
     } else if (key == "flags" && !flags) {
-      host.virtual_machine = (" " + line.substr(colon + 1) + " ").find(" hypervisor ") !=
-                             std::string::npos;
+      host.virtual_machine =
+          (" " + line.substr(colon + 1) + " ").find(" hypervisor ") != std::string::npos;
       flags = true;
     }
   }
@@ -76,8 +76,8 @@ HostTopology read_host_topology(const std::string& root) {
 }
 
 std::string describe(const HostTopology& host) {
-  std::string s = "host: " + (host.cpu_model.empty() ? std::string("CPU model unknown")
-                                                     : host.cpu_model);
+  std::string s =
+      "host: " + (host.cpu_model.empty() ? std::string("CPU model unknown") : host.cpu_model);
   if (host.virtual_machine)
     s += ", a virtual machine";
   s += ", " + std::to_string(host.logical_cpus) + " logical CPUs";

@@ -16,11 +16,11 @@ struct NumaNode {
 };
 
 struct HostTopology {
-  std::string cpu_model;       // empty where /proc/cpuinfo has no model name
+  std::string cpu_model;        // empty where /proc/cpuinfo has no model name
   bool virtual_machine = false; // the CPU flags say "hypervisor": a guest, whose CPUs may share
                                 // cores and memory bandwidth with other guests
-  unsigned logical_cpus = 0;   // std::thread::hardware_concurrency()
-  std::vector<NumaNode> nodes; // by id; empty where sysfs has no node directory
+  unsigned logical_cpus = 0;    // std::thread::hardware_concurrency()
+  std::vector<NumaNode> nodes;  // by id; empty where sysfs has no node directory
 };
 
 // Reads `root`/proc/cpuinfo and `root`/sys/devices/system/node/node*/cpulist (root "/" on a real

@@ -66,8 +66,8 @@ inline constexpr std::size_t parameter_copy_max_bytes = 32 * kib - 64;
 struct ChunkPlan {
   std::size_t chunk_bytes = 0;
   std::int64_t chunks = 0;
-  int slots = 0;   // ring slots used (each chunk_bytes long)
-  int threads = 0; // host copies at once at most
+  int slots = 0;       // ring slots used (each chunk_bytes long)
+  int threads = 0;     // host copies at once at most
   int max_pending = 0; // tasks handed to the pool and not finished, at most: threads x (1 + ahead)
 };
 

@@ -20,8 +20,7 @@ using transfers::read_host_topology;
 class FakeHost : public ::testing::Test {
 protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("ladder-host-" + std::to_string(std::random_device{}()));
+    root_ = fs::temp_directory_path() / ("ladder-host-" + std::to_string(std::random_device{}()));
     fs::create_directories(root_);
   }
   void TearDown() override { fs::remove_all(root_); }
@@ -33,9 +32,10 @@ protected:
 };
 
 TEST_F(FakeHost, ReadsTheModelAndTheNodesInOrder) {
-  write("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9454 "
-                        "48-Core Processor  \nflags\t: fpu vme hypervisor lahf_lm\n\nprocessor\t: 1\nmodel name\t: "
-                        "other\n");
+  write("proc/cpuinfo",
+        "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9454 "
+        "48-Core Processor  \nflags\t: fpu vme hypervisor lahf_lm\n\nprocessor\t: 1\nmodel name\t: "
+        "other\n");
   write("sys/devices/system/node/node1/cpulist", "8-15\n");
   write("sys/devices/system/node/node0/cpulist", "0-7\n");
   write("sys/devices/system/node/node10/cpulist", "\n");
