@@ -123,13 +123,19 @@ Kind kind_of(Method m) {
   }
 }
 
-// Host clock around `body` and a synchronize of `stream` (the body's copies are done when it
-// returns): the median of repeated runs after one warm-up run.
-Measurement time_host(const std::function<void()>& body, cudaStream_t stream) {
-  return time_on_host([&] {
+// `body` and then a synchronize of `stream`: what the host clock times, so that a run ends when
+// the body's copies are done.
+std::function<void()> until_done(std::function<void()> body, cudaStream_t stream) {
+  return [body = std::move(body), stream] {
     body();
     LADDER_CUDA(cudaStreamSynchronize(stream));
-  });
+  };
+}
+
+// Host clock around `body` until its copies are done: the median of repeated runs after one
+// warm-up run.
+Measurement time_host(const std::function<void()>& body, cudaStream_t stream) {
+  return time_on_host(until_done(body, stream));
 }
 
 // The protocol's check, then host-clock timing for a passed row.
@@ -1024,10 +1030,7 @@ Sweep copy_sweep(const RunContext& ctx, Direction dir, const std::vector<std::si
       // and, from pageable memory to the device, returns once its bytes are staged, before its
       // DMA lands, so its wait is on that stream.
       const cudaStream_t done_on = s == 1 || s == 2 ? cudaStreamLegacy : stream.get();
-      timed.push_back([op, done_on] {
-        op();
-        LADDER_CUDA(cudaStreamSynchronize(done_on));
-      });
+      timed.push_back(until_done(op, done_on));
       timed_series.push_back(s);
     }
     const std::vector<Measurement> times = time_on_host_interleaved(timed);
