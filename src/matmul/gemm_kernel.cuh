@@ -712,19 +712,13 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
   };
   // Step kk's FMAs (its fragments in buffer kk % 2, A's quad in quad buffer (kk / 4) % 2).
   const auto fmas = [&](int kk) {
-    const auto fma_at = [&](int i, int j) {
-      float a;
-      if constexpr (S::a_rows)
-        a = quad_a[(kk / 4) % 2][i][kk % 4];
-      else
-        a = frag_a[kk % 2][i];
-      acc[i][j] = fmaf(a, frag_b[kk % 2][j], acc[i][j]);
-    };
 #pragma unroll
     for (int i = 0; i < P::tm; ++i)
 #pragma unroll
-      for (int j = 0; j < P::tn; ++j)
-        fma_at(i, j);
+      for (int j = 0; j < P::tn; ++j) {
+        const float a = S::a_rows ? quad_a[(kk / 4) % 2][i][kk % 4] : frag_a[kk % 2][i];
+        acc[i][j] = fmaf(a, frag_b[kk % 2][j], acc[i][j]);
+      }
   };
 
   if constexpr (P::async) {

@@ -133,8 +133,7 @@ template <class P> const void* kernel_address() {
 #define LADDER_MATMUL_LAB_POLICIES_4(X)                                                            \
   X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)          \
   X(WideAsync3Warps8K16Rows)
-#define LADDER_MATMUL_LAB_POLICIES_5(X)                                                            \
-  X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
+#define LADDER_MATMUL_LAB_POLICIES_5(X) X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
 #define LADDER_MATMUL_LAB_POLICIES_6(X)                                                            \
   X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync4Warps8K16Solo)
 #define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
