@@ -685,6 +685,26 @@ void launch_lanes_width(const ImageArgs& a, const conv_detail::MaskParam& mask, 
     conv_detail::launch_lanes_2d<T, C, MW, RY, MinBlocks, Walk, Ahead>(a, mask, s);
 }
 
+// 12, 12a-12e. The lanes streamed down strips of Strip output rows (window.cuh): Ahead rows
+// requested ahead (0: StreamShape's), float images of one channel, square masks up to 9 x 9.
+template <int Strip, int Ahead = 0, int MW = 1>
+void launch_lanes_stream_width(const ImageArgs& a, const conv_detail::MaskParam& mask,
+                               cudaStream_t s) {
+  if constexpr (MW < 9) {
+    if (mask.width != MW)
+      return launch_lanes_stream_width<Strip, Ahead, MW + 2>(a, mask, s);
+  }
+  using Shape = conv_detail::StreamShape<MW>;
+  conv_detail::launch_lanes_stream_2d<float, 1, MW, Ahead == 0 ? Shape::ahead : Ahead,
+                                      Shape::min_blocks>(a, mask, Strip, s);
+}
+
+template <int Strip, int Ahead = 0> void launch_lanes_stream_rung(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  launch_lanes_stream_width<Strip, Ahead>(image_args(b, Border::zero), mask, s);
+}
+
 // U8: compile the uint8 RGB kernels too (the float-only variants leave them out: each is some
 // tens of thousands of instructions).
 template <int RY, int MinBlocks, int Walk = 1, int Ahead = 0, bool U8 = Walk == 1 && Ahead == 0>
@@ -1469,6 +1489,55 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = lanes_float_fit,
              .launch = launch_lanes_2d_rung<6, 3, 1, 0, false>},
+      Rung2d{.info = {.name = "lane_stream",
+                      .idea = "the lanes streamed: each warp walks a strip of 64 output rows, "
+                              "asks for the input row 4 rows ahead before this row's FMAs and "
+                              "stores each output row once its last mask row is in",
+                      .role = Role::beyond,
+                      .params = {{{"tile_pixels", 120}, {"strip_rows", 64}, {"rows_ahead", 4}}},
+                      .block_threads = 256},
+             .unsupported = lanes_float_fit,
+             .launch = launch_lanes_stream_rung<64>},
+      Rung2d{.info = {.name = "lane_stream_s32",
+                      .idea = "strips of 32 rows",
+                      .role = Role::variant,
+                      .variant_of = "lane_stream",
+                      .params = {{{"strip_rows", 32}}},
+                      .block_threads = 256},
+             .unsupported = lanes_float_fit,
+             .launch = launch_lanes_stream_rung<32>},
+      Rung2d{.info = {.name = "lane_stream_s128",
+                      .idea = "strips of 128 rows",
+                      .role = Role::variant,
+                      .variant_of = "lane_stream",
+                      .params = {{{"strip_rows", 128}}},
+                      .block_threads = 256},
+             .unsupported = lanes_float_fit,
+             .launch = launch_lanes_stream_rung<128>},
+      Rung2d{.info = {.name = "lane_stream_s256",
+                      .idea = "strips of 256 rows",
+                      .role = Role::variant,
+                      .variant_of = "lane_stream",
+                      .params = {{{"strip_rows", 256}}},
+                      .block_threads = 256},
+             .unsupported = lanes_float_fit,
+             .launch = launch_lanes_stream_rung<256>},
+      Rung2d{.info = {.name = "lane_stream_ahead2",
+                      .idea = "the input row 2 rows ahead requested",
+                      .role = Role::variant,
+                      .variant_of = "lane_stream",
+                      .params = {{{"rows_ahead", 2}}},
+                      .block_threads = 256},
+             .unsupported = lanes_float_fit,
+             .launch = launch_lanes_stream_rung<64, 2>},
+      Rung2d{.info = {.name = "lane_stream_ahead6",
+                      .idea = "the input row 6 rows ahead requested",
+                      .role = Role::variant,
+                      .variant_of = "lane_stream",
+                      .params = {{{"rows_ahead", 6}}},
+                      .block_threads = 256},
+             .unsupported = lanes_float_fit,
+             .launch = launch_lanes_stream_rung<64, 6>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},

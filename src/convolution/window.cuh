@@ -358,16 +358,56 @@ __device__ __forceinline__ void lanes_load_rows(const ImageArgs& a, std::int64_t
   }
 }
 
+// One input row's window for a thread: HS = MW / 2 x C scalars of the left neighbour, this lane's
+// S = 4 C (its own vectors, unpacked), HS of the right one, by shuffles (every lane takes part).
+template <class T, int C, int MW>
+__device__ __forceinline__ void lanes_window(const lane_vector_t<T> (&own)[C],
+                                             float (&w)[4 * C + 2 * (MW / 2) * C]) {
+  constexpr int S = 4 * C, HS = MW / 2 * C;
+  float mine[S];
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    unpack4(own[c], mine + 4 * c);
+#pragma unroll
+  for (int t = 0; t < HS; ++t) {
+    w[t] = __shfl_up_sync(0xffffffffu, mine[S - HS + t], 1);
+    w[S + HS + t] = __shfl_down_sync(0xffffffffu, mine[t], 1);
+  }
+#pragma unroll
+  for (int k = 0; k < S; ++k)
+    w[HS + k] = mine[k];
+}
+
+// Stores the 4 C sums `acc` of a thread's four pixels at column x of output row y (a lane 1 .. 30
+// whose pixels start inside the image, y inside it): C vectors where `out_vector` (the row is
+// aligned and the four pixels inside), else scalar by scalar up to the image's edge.
+template <class T, int C>
+__device__ __forceinline__ void lanes_store_row(const ImageArgs& a, std::int64_t x, std::int64_t y,
+                                                bool out_vector, const float* acc) {
+  using V = lane_vector_t<T>;
+  T* row = reinterpret_cast<T*>(a.out + y * a.out_pitch) + x * C;
+  if (out_vector) {
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      reinterpret_cast<V*>(row)[c] = results4<T>(acc + 4 * c);
+  } else {
+#pragma unroll
+    for (int k = 0; k < 4 * C; ++k)
+      if (x + k / C < a.width)
+        row[k] = from_float<T>(acc[k]);
+  }
+}
+
 // The RY output rows from y of a thread's four pixels at column x, from its input rows `own`:
-// each row's window from the neighbouring lanes by shuffles (every lane takes part), then the
-// stores of lanes 1 .. 30 inside the image.
+// each row's window from the neighbouring lanes, then the stores of lanes 1 .. 30 inside the
+// image.
 template <class T, int C, int MW, int RY>
 __device__ __forceinline__ void lanes_compute_store(const ImageArgs& a, const MaskParam& mask,
                                                     std::int64_t x, std::int64_t y, int lane,
                                                     const lane_vector_t<T> (&own)[RY + MW - 1][C]) {
   using L = Lanes2d<T, C, MW, RY>;
   using V = typename L::Vector;
-  constexpr int S = L::scalars, HS = L::halo * C; // a thread's scalars, the halo's on one side
+  constexpr int S = L::scalars, HS = L::halo * C;
   float acc[RY][S];
 #pragma unroll
   for (int o = 0; o < RY; ++o)
@@ -376,20 +416,8 @@ __device__ __forceinline__ void lanes_compute_store(const ImageArgs& a, const Ma
       acc[o][k] = 0.0f;
 #pragma unroll
   for (int r = 0; r < L::rows; ++r) {
-    // The row's window: HS scalars of the left neighbour, this lane's S, HS of the right one.
     float w[S + 2 * HS];
-    float mine[S];
-#pragma unroll
-    for (int c = 0; c < C; ++c)
-      unpack4(own[r][c], mine + 4 * c);
-#pragma unroll
-    for (int t = 0; t < HS; ++t) {
-      w[t] = __shfl_up_sync(0xffffffffu, mine[S - HS + t], 1);
-      w[S + HS + t] = __shfl_down_sync(0xffffffffu, mine[t], 1);
-    }
-#pragma unroll
-    for (int k = 0; k < S; ++k)
-      w[HS + k] = mine[k];
+    lanes_window<T, C, MW>(own[r], w);
     apply_input_row<MW, C>(acc, mask, w, r);
   }
   if (lane == 0 || lane == 31 || x >= a.width)
@@ -399,17 +427,7 @@ __device__ __forceinline__ void lanes_compute_store(const ImageArgs& a, const Ma
   for (int o = 0; o < RY; ++o) {
     if (y + o >= a.height)
       break;
-    T* row = reinterpret_cast<T*>(a.out + (y + o) * a.out_pitch) + x * C;
-    if (out_vector) {
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-        reinterpret_cast<V*>(row)[c] = results4<T>(acc[o] + 4 * c);
-    } else {
-#pragma unroll
-      for (int k = 0; k < S; ++k)
-        if (x + k / C < a.width)
-          row[k] = from_float<T>(acc[o][k]);
-    }
+    lanes_store_row<T, C>(a, x, y + o, out_vector, acc[o]);
   }
 }
 
@@ -489,6 +507,122 @@ void launch_lanes_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t str
   convolve_lanes_2d<T, C, MW, RY, MinBlocks, Walk, Ahead>
       <<<dim3(static_cast<unsigned>(tiles_x), static_cast<unsigned>(blocks_y)), dim3(L::tx, L::ty),
          0, stream>>>(a, mask);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+// 2D streamed down strips (the lanes' shapes: float images of one channel, uint8 of 1, 3 or 4
+// channels, square masks up to 9 x 9). The lane-halo kernel above loads all of a thread's rows,
+// then computes, then stores: while an SM's warps are in their FMAs, DRAM has nothing of theirs to
+// fetch, and from 7 x 7 on that is most of the time. Here a warp walks `strip` output rows down
+// its 128 columns one input row at a time, asks for the row Ahead rows below before this row's
+// FMAs, and stores an output row as soon as its last mask row is in, so loads, arithmetic and
+// stores overlap within every warp. Input row r is mask row j of output row r - j: the MW output
+// rows a thread has open live in a ring of accumulators (slot (r - j) mod MW), the rows in flight
+// in a ring of loads, and the row loop is unrolled by `period` rows (a multiple of MW above Ahead)
+// so that every slot is a register known at compile time. Each input row is read once, apart from
+// the MW - 1 halo rows a strip shares with the next. The slots of output rows above the strip and
+// below the image take sums that are never stored (MW - 1 rows' worth a strip; cheaper than a
+// test per mask row). Sums run mask rows in order and taps left to right, as every other path.
+template <class T, int C, int MW, int Ahead> struct LanesStream {
+  static_assert(Ahead >= 0, "rows requested ahead");
+  using Lanes = Lanes2d<T, C, MW, 1>;
+  static constexpr int period = MW * (Ahead / MW + 1); // rows per unrolled step of the walk
+  static constexpr int tx = 32, ty = 8;                // a warp per strip, 8 strips per block
+};
+
+template <class T, int C, int MW, int Ahead, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
+    convolve_lanes_stream_2d(ImageArgs a, const __grid_constant__ MaskParam mask, int strip) {
+  using P = LanesStream<T, C, MW, Ahead>;
+  using L = typename P::Lanes;
+  using V = typename L::Vector;
+  constexpr int S = L::scalars, HS = L::halo * C, period = P::period;
+  const int lane = threadIdx.x;
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * L::tile_w - 4 + 4 * lane;
+  const std::int64_t y0 =
+      (static_cast<std::int64_t>(blockIdx.y) * P::ty + threadIdx.y) * strip;
+  if (y0 >= a.height)
+    return; // the whole warp: its lanes share y
+  const int rows_out = static_cast<int>(a.height - y0 < strip ? a.height - y0 : strip);
+  const int rows_in = rows_out + MW - 1;
+  const std::int64_t top = y0 - L::halo; // the image row of input row 0
+  const bool vector = rows_aligned_to<V>(a.in, a.in_pitch) && x >= 0 && x + 4 <= a.width;
+  const bool stores = lane != 0 && lane != 31 && x < a.width;
+  const bool out_vector = rows_aligned_to<V>(a.out, a.out_pitch) && x + 4 <= a.width;
+  const auto load = [&](int r, V(&v)[C]) {
+    const std::int64_t yy = top + r;
+    const std::int64_t ym = yy >= 0 && yy < a.height ? yy : border_index(yy, a.height, a.border);
+    lanes_load<T, C>(a, ym, x, vector && ym >= 0, v);
+  };
+  V ring[period][C]; // input row r in slot r mod period
+  float acc[MW][S];  // output row q in slot q mod MW
+#pragma unroll
+  for (int o = 0; o < MW; ++o)
+#pragma unroll
+    for (int k = 0; k < S; ++k)
+      acc[o][k] = 0.0f;
+#pragma unroll
+  for (int r = 0; r < Ahead; ++r)
+    if (r < rows_in)
+      load(r, ring[r]);
+#pragma unroll 1
+  for (int base = 0; base < rows_in; base += period) {
+#pragma unroll
+    for (int s = 0; s < period; ++s) {
+      const int r = base + s;
+      if (r >= rows_in)
+        break;
+      if (r + Ahead < rows_in)
+        load(r + Ahead, ring[(s + Ahead) % period]);
+      float w[S + 2 * HS];
+      lanes_window<T, C, MW>(ring[s], w);
+#pragma unroll
+      for (int j = 0; j < MW; ++j) {
+        float(&o)[S] = acc[(s - j + period) % MW];
+#pragma unroll
+        for (int i = 0; i < MW; ++i)
+#pragma unroll
+          for (int k = 0; k < S; ++k) // mask row 0's first tap opens the output row's sum
+            o[k] = __fmaf_rn(mask.w[j * MW + i], w[k + i * C], j == 0 && i == 0 ? 0.0f : o[k]);
+      }
+      if (r >= MW - 1 && stores) // output row r - (MW - 1) has its last mask row
+        lanes_store_row<T, C>(a, x, y0 + r - (MW - 1), out_vector, acc[(s + 1) % MW]);
+    }
+  }
+}
+
+// Rows requested ahead and blocks per SM of the streamed kernel per mask width (float, one
+// channel). The loop keeps the mask's taps in registers (ptxas hoists them out of it: MW x MW of
+// them), so 7 x 7 takes 124 registers a thread and two blocks per SM, 5 x 5 76 and three
+// (nvcc 13.0, no spills); not yet tuned on a GPU.
+template <int MW> struct StreamShape {
+  static constexpr int ahead = 4;
+  static constexpr int min_blocks = MW <= 5 ? 3 : MW <= 9 ? 2 : 1;
+};
+
+// Strips of convolve_lanes_stream_2d for an image of this height: `strip` rows, or more where
+// the grid would need more than 65535 rows of blocks.
+template <class T, int C, int MW, int Ahead>
+int lanes_stream_strip(std::int64_t height, int strip) {
+  constexpr std::int64_t most = std::int64_t{65535} * LanesStream<T, C, MW, Ahead>::ty;
+  const std::int64_t needed = (height + most - 1) / most;
+  return static_cast<int>(needed > strip ? needed : strip);
+}
+
+// Launches convolve_lanes_stream_2d with strips of at least `strip` rows (width, height > 0).
+template <class T, int C, int MW, int Ahead, int MinBlocks>
+void launch_lanes_stream_2d(const ImageArgs& a, const MaskParam& mask, int strip,
+                            cudaStream_t stream) {
+  using P = LanesStream<T, C, MW, Ahead>;
+  if (strip < 1)
+    throw std::invalid_argument("lanes_stream_2d: strip must be >= 1");
+  strip = lanes_stream_strip<T, C, MW, Ahead>(a.height, strip);
+  const std::int64_t tiles_x = (a.width + P::Lanes::tile_w - 1) / P::Lanes::tile_w;
+  const std::int64_t strips = (a.height + strip - 1) / strip;
+  const std::int64_t blocks_y = (strips + P::ty - 1) / P::ty;
+  convolve_lanes_stream_2d<T, C, MW, Ahead, MinBlocks>
+      <<<dim3(static_cast<unsigned>(tiles_x), static_cast<unsigned>(blocks_y)), dim3(P::tx, P::ty),
+         0, stream>>>(a, mask, strip);
   LADDER_CUDA(cudaGetLastError());
 }
 
