@@ -530,13 +530,58 @@ template <class T, int C, int MW, int Ahead> struct LanesStream {
   static constexpr int tx = 32, ty = 8;                // a warp per strip, 8 strips per block
 };
 
+// One period of the streamed walk: input rows base .. base + period - 1, each requesting the row
+// Ahead below it (load), applied to the MW output rows it feeds, then the output row it completes
+// stored (store). Checked: only the rows below rows_in, only the requests inside the strip, only
+// the outputs from row 0 (the walk's first and last periods, and every period of a warp at the
+// image's edges); unchecked, the request is clamped to the strip's last row (read again, never
+// used) and nothing is tested.
+template <class T, int C, int MW, int Ahead, bool Checked, class Load, class Store>
+__device__ __forceinline__ void stream_period(
+    const MaskParam& mask, int base, int rows_in,
+    lane_vector_t<T> (&ring)[LanesStream<T, C, MW, Ahead>::period][C], float (&acc)[MW][4 * C],
+    const Load& load, const Store& store) {
+  constexpr int period = LanesStream<T, C, MW, Ahead>::period, S = 4 * C, HS = MW / 2 * C;
+#pragma unroll
+  for (int s = 0; s < period; ++s) {
+    const int r = base + s;
+    if constexpr (Checked) {
+      if (r >= rows_in)
+        break;
+      if (r + Ahead < rows_in)
+        load(r + Ahead, ring[(s + Ahead) % period]);
+    } else {
+      load(r + Ahead < rows_in ? r + Ahead : rows_in - 1, ring[(s + Ahead) % period]);
+    }
+    float w[S + 2 * HS];
+    lanes_window<T, C, MW>(ring[s], w);
+#pragma unroll
+    for (int j = 0; j < MW; ++j) {
+      float(&o)[S] = acc[(s - j + period) % MW];
+#pragma unroll
+      for (int i = 0; i < MW; ++i)
+#pragma unroll
+        for (int k = 0; k < S; ++k) // mask row 0's first tap opens the output row's sum
+          o[k] = __fmaf_rn(mask.w[j * MW + i], w[k + i * C], j == 0 && i == 0 ? 0.0f : o[k]);
+    }
+    if (!Checked || r >= MW - 1) // output row r - (MW - 1) has its last mask row
+      store(r - (MW - 1), acc[(s + 1) % MW]);
+  }
+}
+
+// Warps whose strip lies inside the image with every lane's four pixels inside and aligned (the
+// interior: all but the image's edges) walk with plain vector loads and stores and test nothing
+// between the first and the last period; the others map every row and pixel through the border
+// policy. Each path is its own copy of the unrolled period, so the interior's loop holds no
+// border code (with it inline, the loop's hot instructions lay spread over some 90 KB of SASS at
+// 7 x 7).
 template <class T, int C, int MW, int Ahead, int MinBlocks>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_lanes_stream_2d(ImageArgs a, const __grid_constant__ MaskParam mask, int strip) {
   using P = LanesStream<T, C, MW, Ahead>;
   using L = typename P::Lanes;
   using V = typename L::Vector;
-  constexpr int S = L::scalars, HS = L::halo * C, period = P::period;
+  constexpr int S = L::scalars, period = P::period;
   const int lane = threadIdx.x;
   const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * L::tile_w - 4 + 4 * lane;
   const std::int64_t y0 =
@@ -546,14 +591,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const int rows_out = static_cast<int>(a.height - y0 < strip ? a.height - y0 : strip);
   const int rows_in = rows_out + MW - 1;
   const std::int64_t top = y0 - L::halo; // the image row of input row 0
-  const bool vector = rows_aligned_to<V>(a.in, a.in_pitch) && x >= 0 && x + 4 <= a.width;
+  const bool inside = x >= 0 && x + 4 <= a.width;
+  const bool vector = rows_aligned_to<V>(a.in, a.in_pitch) && inside;
+  const bool out_vector = rows_aligned_to<V>(a.out, a.out_pitch) && inside;
   const bool stores = lane != 0 && lane != 31 && x < a.width;
-  const bool out_vector = rows_aligned_to<V>(a.out, a.out_pitch) && x + 4 <= a.width;
-  const auto load = [&](int r, V(&v)[C]) {
-    const std::int64_t yy = top + r;
-    const std::int64_t ym = yy >= 0 && yy < a.height ? yy : border_index(yy, a.height, a.border);
-    lanes_load<T, C>(a, ym, x, vector && ym >= 0, v);
-  };
   V ring[period][C]; // input row r in slot r mod period
   float acc[MW][S];  // output row q in slot q mod MW
 #pragma unroll
@@ -561,43 +602,64 @@ __global__ void __launch_bounds__(256, MinBlocks)
 #pragma unroll
     for (int k = 0; k < S; ++k)
       acc[o][k] = 0.0f;
+  const bool interior = __all_sync(0xffffffffu, vector && out_vector) && top >= 0 &&
+                        top + rows_in <= a.height;
+  if (interior) {
+    const T* in0 = reinterpret_cast<const T*>(a.in + top * a.in_pitch) + x * C;
+    T* out0 = reinterpret_cast<T*>(a.out + y0 * a.out_pitch) + x * C;
+    const auto load = [&](int r, V(&v)[C]) {
+      const auto* p = reinterpret_cast<const V*>(reinterpret_cast<const unsigned char*>(in0) +
+                                                 r * a.in_pitch);
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        v[c] = __ldg(p + c);
+    };
+    const auto store = [&](int q, const float(&sums)[S]) {
+      if (stores) {
+        auto* p = reinterpret_cast<V*>(reinterpret_cast<unsigned char*>(out0) + q * a.out_pitch);
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          p[c] = results4<T>(sums + 4 * c);
+      }
+    };
+#pragma unroll
+    for (int r = 0; r < Ahead; ++r)
+      load(r < rows_in ? r : rows_in - 1, ring[r]);
+    stream_period<T, C, MW, Ahead, true>(mask, 0, rows_in, ring, acc, load, store);
+    int base = period;
+#pragma unroll 1
+    for (; base + period <= rows_in; base += period)
+      stream_period<T, C, MW, Ahead, false>(mask, base, rows_in, ring, acc, load, store);
+    if (base < rows_in)
+      stream_period<T, C, MW, Ahead, true>(mask, base, rows_in, ring, acc, load, store);
+    return;
+  }
+  const auto load = [&](int r, V(&v)[C]) {
+    const std::int64_t yy = top + r;
+    const std::int64_t ym = yy >= 0 && yy < a.height ? yy : border_index(yy, a.height, a.border);
+    lanes_load<T, C>(a, ym, x, vector && ym >= 0, v);
+  };
+  const auto store = [&](int q, const float(&sums)[S]) {
+    if (stores)
+      lanes_store_row<T, C>(a, x, y0 + q, out_vector, sums);
+  };
 #pragma unroll
   for (int r = 0; r < Ahead; ++r)
     if (r < rows_in)
       load(r, ring[r]);
 #pragma unroll 1
-  for (int base = 0; base < rows_in; base += period) {
-#pragma unroll
-    for (int s = 0; s < period; ++s) {
-      const int r = base + s;
-      if (r >= rows_in)
-        break;
-      if (r + Ahead < rows_in)
-        load(r + Ahead, ring[(s + Ahead) % period]);
-      float w[S + 2 * HS];
-      lanes_window<T, C, MW>(ring[s], w);
-#pragma unroll
-      for (int j = 0; j < MW; ++j) {
-        float(&o)[S] = acc[(s - j + period) % MW];
-#pragma unroll
-        for (int i = 0; i < MW; ++i)
-#pragma unroll
-          for (int k = 0; k < S; ++k) // mask row 0's first tap opens the output row's sum
-            o[k] = __fmaf_rn(mask.w[j * MW + i], w[k + i * C], j == 0 && i == 0 ? 0.0f : o[k]);
-      }
-      if (r >= MW - 1 && stores) // output row r - (MW - 1) has its last mask row
-        lanes_store_row<T, C>(a, x, y0 + r - (MW - 1), out_vector, acc[(s + 1) % MW]);
-    }
-  }
+  for (int base = 0; base < rows_in; base += period)
+    stream_period<T, C, MW, Ahead, true>(mask, base, rows_in, ring, acc, load, store);
 }
 
 // Rows requested ahead and blocks per SM of the streamed kernel per mask width (float, one
-// channel). The loop keeps the mask's taps in registers (ptxas hoists them out of it: MW x MW of
-// them), so 7 x 7 takes 124 registers a thread and two blocks per SM, 5 x 5 76 and three
-// (nvcc 13.0, no spills); not yet tuned on a GPU.
+// channel). ptxas keeps the taps of the loop's mask and several rows' loads and shuffles in
+// registers: capped for 2 blocks per SM (128 a thread, nvcc 13.0) 3 x 3 takes 114, 5 x 5 123, and
+// 7 x 7 spills 52 bytes with 3 rows ahead (264 with 4); 9 x 9 takes 235 uncapped (it spills 768
+// bytes capped) and runs one block per SM.
 template <int MW> struct StreamShape {
-  static constexpr int ahead = 4;
-  static constexpr int min_blocks = MW <= 5 ? 3 : MW <= 9 ? 2 : 1;
+  static constexpr int ahead = MW == 7 ? 3 : 4;
+  static constexpr int min_blocks = MW <= 7 ? 2 : 1;
 };
 
 // Strips of convolve_lanes_stream_2d for an image of this height: `strip` rows, or more where

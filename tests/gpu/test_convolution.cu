@@ -470,17 +470,19 @@ TEST(ConvolutionLanes, Uint8EveryChannelCountBorderWidthPitchAndAlignment) {
   lanes_cases<std::uint8_t, 4, 4, 1>(rng);
 }
 
-// The streamed lanes (convolution/window.cuh) under every border policy: strips of 1, 3 and 64
-// rows (a warp's last strip cut short by the image, strips shorter than the mask, one strip per
-// image), rows ahead beyond a strip, the vector path beside the gathered one (edges, a pointer 4
-// bytes off, padded pitches), images narrower than a warp and shorter than the mask, 1 x 1.
+// The streamed lanes (convolution/window.cuh) under every border policy: strips of 1, 3, 20 and
+// 64 rows (a warp's last strip cut short by the image, strips shorter than the mask, one strip per
+// image, interior warps that walk unchecked periods between their first and last), rows ahead
+// beyond a strip, the vector path beside the gathered one (edges, a pointer 4 bytes off, padded
+// pitches), images narrower than a warp and shorter than the mask, 1 x 1.
 template <int MW, int Ahead, int MinBlocks> void stream_cases(std::mt19937& rng) {
   const std::vector<Case> cases = {{1, 1, 1, MW, MW, 0, 0},     {67, 45, 1, MW, MW, 0, 0},
                                    {528, 101, 1, MW, MW, 0, 0}, {528, 101, 1, MW, MW, 0, 4},
                                    {300, 200, 1, MW, MW, 64, 0}, {529, 70, 1, MW, MW, 12, 0},
-                                   {5, 97, 1, MW, MW, 0, 0},    {130, 3, 1, MW, MW, 0, 0}};
+                                   {5, 97, 1, MW, MW, 0, 0},    {130, 3, 1, MW, MW, 0, 0},
+                                   {528, 300, 1, MW, MW, 0, 0}};
   for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
-    for (int strip : {1, 3, 64})
+    for (int strip : {1, 3, 20, 64})
       for (const Case& c : cases) {
         Harness<float> h(c, rng);
         const conv_detail::ImageArgs a = h.image_args(border);
@@ -497,12 +499,13 @@ template <int MW, int Ahead, int MinBlocks> void stream_cases(std::mt19937& rng)
 
 TEST(ConvolutionLanesStream, EveryBorderStripWidthPitchAndAlignment) {
   std::mt19937 rng(83);
-  stream_cases<1, 4, 1>(rng);
+  stream_cases<1, 4, 2>(rng);
   stream_cases<3, 4, 2>(rng);
-  stream_cases<5, 4, 3>(rng);
+  stream_cases<5, 4, 2>(rng);
+  stream_cases<7, 3, 2>(rng);
   stream_cases<7, 2, 2>(rng);
   stream_cases<7, 6, 2>(rng);
-  stream_cases<9, 4, 2>(rng);
+  stream_cases<9, 4, 1>(rng);
 }
 
 // The column walks (convolution/column.cuh) with few tiles per block, so that blocks walk several
