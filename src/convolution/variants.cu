@@ -685,24 +685,27 @@ void launch_lanes_width(const ImageArgs& a, const conv_detail::MaskParam& mask, 
     conv_detail::launch_lanes_2d<T, C, MW, RY, MinBlocks, Walk, Ahead>(a, mask, s);
 }
 
-// 12, 12a-12e. The lanes streamed down strips of Strip output rows (window.cuh): Ahead rows
-// requested ahead (0: StreamShape's), float images of one channel, square masks up to 9 x 9.
-template <int Strip, int Ahead = 0, int MW = 1>
+// 11h-11j. The lanes streamed down strips of Strip output rows (window.cuh), StreamShape's rows
+// ahead and blocks per SM; float images of one channel, square masks up to 9 x 9. Slower than
+// lane_halo at every width on an H100 (2026-11-27, bench/results/
+// convolution-tune-h100-2026-11-27-r3.md; strips of 128 rows and 2 or 6 rows ahead were dropped
+// after it); kept as the measured case for streaming (docs/convolution.md).
+template <int Strip, int MW = 1>
 void launch_lanes_stream_width(const ImageArgs& a, const conv_detail::MaskParam& mask,
                                cudaStream_t s) {
   if constexpr (MW < 9) {
     if (mask.width != MW)
-      return launch_lanes_stream_width<Strip, Ahead, MW + 2>(a, mask, s);
+      return launch_lanes_stream_width<Strip, MW + 2>(a, mask, s);
   }
   using Shape = conv_detail::StreamShape<MW>;
-  conv_detail::launch_lanes_stream_2d<float, 1, MW, Ahead == 0 ? Shape::ahead : Ahead,
-                                      Shape::min_blocks>(a, mask, Strip, s);
+  conv_detail::launch_lanes_stream_2d<float, 1, MW, Shape::ahead, Shape::min_blocks>(a, mask,
+                                                                                    Strip, s);
 }
 
-template <int Strip, int Ahead = 0> void launch_lanes_stream_rung(const Buffers2d& b, cudaStream_t s) {
+template <int Strip> void launch_lanes_stream_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  launch_lanes_stream_width<Strip, Ahead>(image_args(b, Border::zero), mask, s);
+  launch_lanes_stream_width<Strip>(image_args(b, Border::zero), mask, s);
 }
 
 // U8: compile the uint8 RGB kernels too (the float-only variants leave them out: each is some
@@ -1493,51 +1496,28 @@ std::span<const Rung2d> registry_2d() {
                       .idea = "the lanes streamed: each warp walks a strip of 32 output rows, "
                               "asks for the input row 3 or 4 rows ahead before this row's FMAs "
                               "and stores each output row once its last mask row is in",
-                      .role = Role::beyond,
-                      .params = {{{"tile_pixels", 120}, {"strip_rows", 32}, {"rows_ahead", 4}}},
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"strip_rows", 32}, {"rows_ahead", 4}}},
                       .block_threads = 256},
              .unsupported = lanes_float_fit,
              .launch = launch_lanes_stream_rung<32>},
       Rung2d{.info = {.name = "lane_stream_s16",
-                      .idea = "strips of 16 rows",
+                      .idea = "the streamed lanes (lane_stream) in strips of 16 rows",
                       .role = Role::variant,
-                      .variant_of = "lane_stream",
+                      .variant_of = "lane_halo",
                       .params = {{{"strip_rows", 16}}},
                       .block_threads = 256},
              .unsupported = lanes_float_fit,
              .launch = launch_lanes_stream_rung<16>},
       Rung2d{.info = {.name = "lane_stream_s64",
-                      .idea = "strips of 64 rows",
+                      .idea = "the streamed lanes (lane_stream) in strips of 64 rows",
                       .role = Role::variant,
-                      .variant_of = "lane_stream",
+                      .variant_of = "lane_halo",
                       .params = {{{"strip_rows", 64}}},
                       .block_threads = 256},
              .unsupported = lanes_float_fit,
              .launch = launch_lanes_stream_rung<64>},
-      Rung2d{.info = {.name = "lane_stream_s128",
-                      .idea = "strips of 128 rows",
-                      .role = Role::variant,
-                      .variant_of = "lane_stream",
-                      .params = {{{"strip_rows", 128}}},
-                      .block_threads = 256},
-             .unsupported = lanes_float_fit,
-             .launch = launch_lanes_stream_rung<128>},
-      Rung2d{.info = {.name = "lane_stream_ahead2",
-                      .idea = "the input row 2 rows ahead requested",
-                      .role = Role::variant,
-                      .variant_of = "lane_stream",
-                      .params = {{{"rows_ahead", 2}}},
-                      .block_threads = 256},
-             .unsupported = lanes_float_fit,
-             .launch = launch_lanes_stream_rung<32, 2>},
-      Rung2d{.info = {.name = "lane_stream_ahead6",
-                      .idea = "the input row 6 rows ahead requested",
-                      .role = Role::variant,
-                      .variant_of = "lane_stream",
-                      .params = {{{"rows_ahead", 6}}},
-                      .block_threads = 256},
-             .unsupported = lanes_float_fit,
-             .launch = launch_lanes_stream_rung<32, 6>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},
