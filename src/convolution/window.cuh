@@ -525,7 +525,7 @@ void launch_lanes_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t str
 // test per mask row). Sums run mask rows in order and taps left to right, as every other path.
 // Measured slower than the lane-halo kernel at every width on an H100, 5-10% at 3 x 3 and 5 x 5
 // and 37% and more from 7 x 7 (2026-11-27, docs/convolution.md): the loop holds 114-128
-// registers a thread where the unrolled kernel holds 58-84, and issues its FMAs more slowly.
+// registers a thread where the unrolled kernel holds 58-84 (not profiled further).
 template <class T, int C, int MW, int Ahead> struct LanesStream {
   static_assert(Ahead >= 0, "rows requested ahead");
   using Lanes = Lanes2d<T, C, MW, 1>;
