@@ -510,10 +510,10 @@ void launch_lanes_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t str
   LADDER_CUDA(cudaGetLastError());
 }
 
-// 2D streamed down strips (the lanes' shapes: float images of one channel, uint8 of 1, 3 or 4
-// channels, square masks up to 9 x 9). The lane-halo kernel above loads all of a thread's rows,
-// then computes, then stores: while an SM's warps are in their FMAs, DRAM has nothing of theirs to
-// fetch, and from 7 x 7 on that is most of the time. Here a warp walks `strip` output rows down
+// 2D streamed down strips (written for the lanes' element types and channels, square masks up to
+// 9 x 9; instantiated and tested for float images of one channel only). The lane-halo kernel
+// above loads all of a thread's rows, then computes, then stores: while an SM's warps are in their
+// FMAs, DRAM has nothing of theirs to fetch, and from 7 x 7 on that is most of the time. Here a warp walks `strip` output rows down
 // its 128 columns one input row at a time, asks for the row Ahead rows below before this row's
 // FMAs, and stores an output row as soon as its last mask row is in, so loads, arithmetic and
 // stores overlap within every warp. Input row r is mask row j of output row r - j: the MW output
