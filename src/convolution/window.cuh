@@ -511,21 +511,21 @@ void launch_lanes_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t str
 }
 
 // 2D streamed down strips (written for the lanes' element types and channels, square masks up to
-// 9 x 9; instantiated and tested for float images of one channel only). The lane-halo kernel
-// above loads all of a thread's rows, then computes, then stores: while an SM's warps are in their
-// FMAs, DRAM has nothing of theirs to fetch, and from 7 x 7 on that is most of the time. Here a warp walks `strip` output rows down
-// its 128 columns one input row at a time, asks for the row Ahead rows below before this row's
-// FMAs, and stores an output row as soon as its last mask row is in, so loads, arithmetic and
-// stores overlap within every warp. Input row r is mask row j of output row r - j: the MW output
-// rows a thread has open live in a ring of accumulators (slot (r - j) mod MW), the rows in flight
-// in a ring of loads, and the row loop is unrolled by `period` rows (a multiple of MW above Ahead)
-// so that every slot is a register known at compile time. Each input row is read once, apart from
-// the MW - 1 halo rows a strip shares with the next. The slots of output rows above the strip and
-// below the image take sums that are never stored (MW - 1 rows' worth a strip; cheaper than a
-// test per mask row). Sums run mask rows in order and taps left to right, as every other path.
-// Measured slower than the lane-halo kernel at every width on an H100, 5-10% at 3 x 3 and 5 x 5
-// and 37% and more from 7 x 7 (2026-11-27, docs/convolution.md): the loop holds 114-128
-// registers a thread where the unrolled kernel holds 58-84 (not profiled further).
+// 9 x 9; instantiated and tested for float images of one channel only). The lane-halo kernel above
+// loads all of a thread's rows, then computes, then stores: while an SM's warps are in their FMAs,
+// DRAM has nothing of theirs to fetch, and from 7 x 7 on that is most of the time. Here a warp
+// walks `strip` output rows down its 128 columns one input row at a time, asks for the row Ahead
+// rows below before this row's FMAs, and stores an output row as soon as its last mask row is in,
+// so loads, arithmetic and stores overlap within every warp. Input row r is mask row j of output
+// row r - j: the MW output rows a thread has open live in a ring of accumulators (slot (r - j) mod
+// MW), the rows in flight in a ring of loads, and the row loop is unrolled by `period` rows (a
+// multiple of MW above Ahead) so that every slot is a register known at compile time. Each input
+// row is read once, apart from the MW - 1 halo rows a strip shares with the next. The slots of
+// output rows above the strip and below the image take sums that are never stored (MW - 1 rows'
+// worth a strip; cheaper than a test per mask row). Sums run mask rows in order and taps left to
+// right, as every other path. Measured slower than the lane-halo kernel at every width on an H100,
+// 5-10% at 3 x 3 and 5 x 5 and 37% and more from 7 x 7 (2026-11-27, docs/convolution.md): the loop
+// holds 114-128 registers a thread where the unrolled kernel holds 58-84 (not profiled further).
 template <class T, int C, int MW, int Ahead> struct LanesStream {
   static_assert(Ahead >= 0, "rows requested ahead");
   using Lanes = Lanes2d<T, C, MW, 1>;
