@@ -30,8 +30,9 @@ struct StagingConfig {
   // Chunks handed to the pool beyond one per thread, per thread: with 1, up to 2 x threads tasks
   // are posted at once, so a worker that finishes a chunk takes the next from the queue instead
   // of sleeping until the calling thread wakes and posts it (two wake-ups a chunk, which a
-  // virtual machine's CPUs make slow). 0: one task per thread (the library's default until the
-  // GPU measurements choose; a tuning row times 1).
+  // virtual machine's CPUs make slow). 0: one task per thread, the library's default: the tuning
+  // row that times 1 (staged_1M_16t_ahead1) was never slower on the one host it has run on, but
+  // no faster than 12 threads without it there (docs/transfers.md).
   int ahead_per_thread = 0;
   std::size_t direct_max_bytes = transfer_direct_max_bytes; // pageable copies up to this go direct
   // Pageable copies to the device of up to this many bytes (at most parameter_copy_max_bytes) ride
