@@ -389,6 +389,63 @@ template <class S, int MW> constexpr bool row_reuse_unrolled() {
 // RY x MW (8 against 20 for 5 x 5, RY = 4), the shared-memory traffic that bounds the kernel at
 // small masks. Every output still sums mask rows in order and taps left to right, so results are
 // bit for bit those of the mask-row loop.
+// One thread's RY x K sums over a staged tile (`tile`: the stage of geometry g, rows of g.stride
+// floats): row reuse where the mask is square and its width compiled in (MW), else the mask-row
+// loop. The staged kernels (convolve_tiled, convolve_bulk) share it, so they agree bit for bit.
+template <class T, int C, int MW, class S, bool RowReuse>
+__device__ __forceinline__ void compute_staged_tile(const MaskParam& mask, const float* tile,
+                                                    StageGeometry g, int mh, int tx, int ty,
+                                                    float (&acc)[S::ry][S::k]) {
+  [[maybe_unused]] const int mw = MW > 0 ? MW : mask.width;
+  clear_accumulators<S>(acc);
+
+  bool rows_done = false;
+  if constexpr (RowReuse && row_reuse_unrolled<S, MW>()) {
+    if (mh == MW) {
+      constexpr int stride = stage_geometry<T, C, S>(MW).stride;
+      row_reuse_rows<T, C, MW, S>(
+          mask, [&](int r) { return tile + (ty * S::ry + r) * stride; }, tx, acc);
+      rows_done = true;
+    }
+  }
+
+  if (!rows_done) {
+    for (int j = 0; j < mh; ++j) {
+      if constexpr (MW > 0) {
+        constexpr StageGeometry sg = stage_geometry<T, C, S>(MW);
+        // The window starts on the float4 that holds the first tap.
+        constexpr int skip = sg.d / 4 * 4, d = sg.d - skip;
+        constexpr int window = round_up(d + S::k + (MW - 1) * C, 4);
+        float m[MW];
+#pragma unroll
+        for (int i = 0; i < MW; ++i)
+          m[i] = mask.w[j * MW + i];
+#pragma unroll
+        for (int o = 0; o < S::ry; ++o) {
+          float win[window];
+          load_window<window>(tile + (ty * S::ry + o + j) * sg.stride + tx * S::k + skip, win);
+#pragma unroll
+          for (int i = 0; i < MW; ++i)
+#pragma unroll
+            for (int k = 0; k < S::k; ++k)
+              acc[o][k] = __fmaf_rn(m[i], win[d + k + i * C], acc[o][k]);
+        }
+      } else {
+#pragma unroll
+        for (int o = 0; o < S::ry; ++o) {
+          const float* src = tile + (ty * S::ry + o + j) * g.stride + tx * S::k + g.d;
+          for (int i = 0; i < mw; ++i) {
+            const float mv = mask.w[j * mw + i];
+#pragma unroll
+            for (int k = 0; k < S::k; ++k)
+              acc[o][k] = __fmaf_rn(mv, src[k + i * C], acc[o][k]);
+          }
+        }
+      }
+    }
+  }
+}
+
 template <class T, int C, int MW, class S, Staging St, bool RowReuse>
 __device__ __forceinline__ void convolve_tiled_body(const ImageArgs& a, const MaskParam& mask) {
   extern __shared__ __align__(16) unsigned char shared_raw[];
@@ -408,54 +465,7 @@ __device__ __forceinline__ void convolve_tiled_body(const ImageArgs& a, const Ma
     __syncthreads();
 
     float acc[S::ry][S::k];
-    clear_accumulators<S>(acc);
-
-    bool rows_done = false;
-    if constexpr (RowReuse && row_reuse_unrolled<S, MW>()) {
-      if (mh == MW) {
-        constexpr int stride = stage_geometry<T, C, S>(MW).stride;
-        row_reuse_rows<T, C, MW, S>(
-            mask, [&](int r) { return tile + (ty * S::ry + r) * stride; }, tx, acc);
-        rows_done = true;
-      }
-    }
-
-    if (!rows_done) {
-      for (int j = 0; j < mh; ++j) {
-        if constexpr (MW > 0) {
-          constexpr StageGeometry sg = stage_geometry<T, C, S>(MW);
-          // The window starts on the float4 that holds the first tap.
-          constexpr int skip = sg.d / 4 * 4, d = sg.d - skip;
-          constexpr int window = round_up(d + S::k + (MW - 1) * C, 4);
-          float m[MW];
-#pragma unroll
-          for (int i = 0; i < MW; ++i)
-            m[i] = mask.w[j * MW + i];
-#pragma unroll
-          for (int o = 0; o < S::ry; ++o) {
-            float win[window];
-            load_window<window>(tile + (ty * S::ry + o + j) * sg.stride + tx * S::k + skip, win);
-#pragma unroll
-            for (int i = 0; i < MW; ++i)
-#pragma unroll
-              for (int k = 0; k < S::k; ++k)
-                acc[o][k] = __fmaf_rn(m[i], win[d + k + i * C], acc[o][k]);
-          }
-        } else {
-#pragma unroll
-          for (int o = 0; o < S::ry; ++o) {
-            const float* src = tile + (ty * S::ry + o + j) * g.stride + tx * S::k + g.d;
-            for (int i = 0; i < mw; ++i) {
-              const float mv = mask.w[j * mw + i];
-#pragma unroll
-              for (int k = 0; k < S::k; ++k)
-                acc[o][k] = __fmaf_rn(mv, src[k + i * C], acc[o][k]);
-            }
-          }
-        }
-      }
-    }
-
+    compute_staged_tile<T, C, MW, S, RowReuse>(mask, tile, g, mh, tx, ty, acc);
     store_rows<T, C, S>(a, acc, y0 + ty * S::ry, s0 + tx * S::k);
   }
 }

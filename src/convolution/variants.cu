@@ -10,6 +10,7 @@
 #include "convolution/reference.hpp"
 #include "convolution/tiled.cuh"
 #include "convolution/variants.hpp"
+#include "convolution/variants_bulk.hpp"
 #include "convolution/window.cuh"
 
 #include "ladder/convolve.hpp"
@@ -30,6 +31,25 @@
 #endif
 
 namespace ladder::lab::convolution {
+
+conv_detail::ImageArgs image_args(const Buffers2d& b, Border border) {
+  conv_detail::ImageArgs a;
+  a.in = static_cast<const unsigned char*>(b.in);
+  a.out = static_cast<unsigned char*>(b.out);
+  a.in_pitch = a.out_pitch = b.problem.pitch;
+  a.width = b.problem.width;
+  a.height = b.problem.height;
+  a.border = border;
+  return a;
+}
+
+const char* float_square_masks_fit(const Problem2d& p) {
+  const int w = p.mask_width;
+  return p.element == Element::f32 && p.channels == 1 && w == p.mask_height &&
+                 (w == 3 || w == 5 || w == 7 || w == 9 || w == 15)
+             ? nullptr
+             : "float images of one channel, square masks 3, 5, 7, 9 or 15 wide";
+}
 
 namespace {
 
@@ -350,17 +370,6 @@ __global__ void texture_2d(cudaTextureObject_t tex, ImageArgs a, int mw, int mh)
     }
   }
   store<T, 1>(a, x, y, 0, p);
-}
-
-ImageArgs image_args(const Buffers2d& b, Border border) {
-  ImageArgs a;
-  a.in = static_cast<const unsigned char*>(b.in);
-  a.out = static_cast<unsigned char*>(b.out);
-  a.in_pitch = a.out_pitch = b.problem.pitch;
-  a.width = b.problem.width;
-  a.height = b.problem.height;
-  a.border = border;
-  return a;
 }
 
 detail::ConvElement element_of(const Problem2d& p) {
@@ -742,13 +751,6 @@ template <int RY> void launch_window_2d_rung(const Buffers2d& b, cudaStream_t s)
 // stages the next tile's rows by cp.async while it computes this one. Float images of one
 // channel, square masks of the widths the study runs. Tiles: 0 = runs that fill the resident grid
 // once, else that many tiles per block.
-const char* column_fits(const Problem2d& p) {
-  const int w = p.mask_width;
-  return p.element == Element::f32 && p.channels == 1 && w == p.mask_height &&
-                 (w == 3 || w == 5 || w == 7 || w == 9 || w == 15)
-             ? nullptr
-             : "float images of one channel, square masks 3, 5, 7, 9 or 15 wide";
-}
 
 template <int Tiles, conv_detail::ColumnWalk W = conv_detail::ColumnWalk::run,
           class Shape = conv_detail::ShapeF32>
@@ -1343,7 +1345,7 @@ std::span<const Rung2d> registry_2d() {
                       .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
                                   {"vector_bytes", 16}, {"tiles_per_block", 0}}},
                       .block_threads = 256},
-             .unsupported = column_fits,
+             .unsupported = float_square_masks_fit,
              .launch = launch_column_2d<0>},
       Rung2d{.info = {.name = "row_reuse_column_t8",
                       .idea = "the column walk with runs of 8 tiles (256 rows) per block",
@@ -1352,7 +1354,7 @@ std::span<const Rung2d> registry_2d() {
                       .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
                                   {"vector_bytes", 16}, {"tiles_per_block", 8}}},
                       .block_threads = 256},
-             .unsupported = column_fits,
+             .unsupported = float_square_masks_fit,
              .launch = launch_column_2d<8>},
       Rung2d{.info = {.name = "row_reuse_interleaved",
                       .idea = "each block double-buffers whole tiles of its column, every "
@@ -1364,7 +1366,7 @@ std::span<const Rung2d> registry_2d() {
                       .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
                                   {"vector_bytes", 16}}},
                       .block_threads = 256},
-             .unsupported = column_fits,
+             .unsupported = float_square_masks_fit,
              .launch = launch_column_2d<0, conv_detail::ColumnWalk::interleaved>},
       Rung2d{.info = {.name = "row_reuse_interleaved_cs",
                       .idea = "the interleaved walk with results stored evict-first "
@@ -1374,9 +1376,50 @@ std::span<const Rung2d> registry_2d() {
                       .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
                                   {"vector_bytes", 16}, {"streaming_stores", 1}}},
                       .block_threads = 256},
-             .unsupported = column_fits,
+             .unsupported = float_square_masks_fit,
              .launch = launch_column_2d<0, conv_detail::ColumnWalk::interleaved,
                                         conv_detail::TileShape<32, 8, 4, 4, 1, true>>},
+      Rung2d{.info = {.name = "row_reuse_bulk",
+                      .idea = "the stage handed to the bulk copy engine (cp.async.bulk, one copy "
+                              "per row, issued by one warp; an mbarrier says when it has landed): "
+                              "the threads load nothing",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"stages", 1}, {"capped_7_9", 6}}},
+                      .block_threads = 256},
+             .unsupported = float_square_masks_fit,
+             .launch = launch_bulk_2d<1, true>},
+      Rung2d{.info = {.name = "row_reuse_bulk_uncapped",
+                      .idea = "row_reuse_bulk with the compiler's own register choice at every "
+                              "width (the staging needs no registers)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"stages", 1}, {"capped_7_9", 0}}},
+                      .block_threads = 256},
+             .unsupported = float_square_masks_fit,
+             .launch = launch_bulk_2d<1, false>},
+      Rung2d{.info = {.name = "row_reuse_bulk_ring2",
+                      .idea = "the resident grid walks the tiles in row order, each block with a "
+                              "ring of 2 bulk-copied stages: the next tile lands while this one "
+                              "computes",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"stages", 2}, {"capped_7_9", 0}}},
+                      .block_threads = 256},
+             .unsupported = float_square_masks_fit,
+             .launch = launch_bulk_2d<2, false>},
+      Rung2d{.info = {.name = "row_reuse_bulk_ring3",
+                      .idea = "the walk with a ring of 3 stages: two tiles in flight",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"stages", 3}, {"capped_7_9", 0}}},
+                      .block_threads = 256},
+             .unsupported = float_square_masks_fit,
+             .launch = launch_bulk_2d<3, false>},
       Rung2d{.info = {.name = "row_reuse_128t",
                       .idea = "blocks of 128 threads (32 x 4, 8 rows each) on the same 128 x 32 "
                               "tile: the same stage per block, more blocks and so more stages in "

@@ -44,6 +44,16 @@ const Study* find_study(std::string_view name) {
   return nullptr;
 }
 
+bool rung_selected(const std::vector<std::string>& patterns, std::string_view name) {
+  for (const std::string& pattern : patterns) {
+    const std::string_view p(pattern);
+    if (!p.empty() && p.back() == '*' ? name.substr(0, p.size() - 1) == p.substr(0, p.size() - 1)
+                                      : name == p)
+      return true;
+  }
+  return false;
+}
+
 void RunContext::say(const std::string& line) const {
   if (progress)
     *progress << line << std::endl;

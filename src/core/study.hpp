@@ -21,7 +21,14 @@ struct RunOptions {
   TimingOptions timing;
   bool small = false; // small sizes only (tests, sanitizers)
   bool all = false;   // the variants too (tuning shapes), and the extra cases
+  // Non-empty: only the rungs these patterns select (rung_selected), with the library call and
+  // the references beside them (`--rungs`, a tuning run's subset).
+  std::vector<std::string> rungs;
 };
+
+// Whether `name` is selected by one of `patterns`: a pattern is a rung's name, or a prefix
+// followed by '*'.
+bool rung_selected(const std::vector<std::string>& patterns, std::string_view name);
 
 class RunContext {
 public:
@@ -34,8 +41,14 @@ public:
   void say(const std::string& line) const;
   // The peak that bounds `bound`, measured once per run on first use.
   const Peak& peak(Bound bound) const;
-  // Whether a rung of this role is shown: variants only with --all (or `ladder tune`).
-  bool shows(const RungInfo& rung) const { return options.all || rung.role != Role::variant; }
+  // Whether a rung is shown: variants only with --all (or `ladder tune`); with --rungs, the rungs
+  // it selects, the library call and the references.
+  bool shows(const RungInfo& rung) const {
+    if (!options.rungs.empty())
+      return rung.role == Role::library || rung.role == Role::reference ||
+             rung_selected(options.rungs, rung.name);
+    return options.all || rung.role != Role::variant;
+  }
 
 private:
   mutable std::map<Bound, Peak> peaks_;

@@ -9,6 +9,7 @@
 #include "convolution/image_io.hpp"
 #include "convolution/reference.hpp"
 #include "convolution/variants.hpp"
+#include "convolution/bulk.cuh"
 #include "convolution/column.cuh"
 #include "convolution/window.cuh"
 #include "core/buffer.hpp"
@@ -506,6 +507,40 @@ TEST(ConvolutionLanesStream, EveryBorderStripWidthPitchAndAlignment) {
   stream_cases<7, 2, 2>(rng);
   stream_cases<7, 6, 2>(rng);
   stream_cases<9, 4, 1>(rng);
+}
+
+// Row reuse staged by the bulk copy engine (convolution/bulk.cuh) with grids of a few blocks, so
+// that each block walks many tiles and its ring of stages wraps (and the barriers' phases turn)
+// with interior tiles (bulk-copied) and edge tiles (staged by the threads through the border
+// policy) interleaved, under every border policy, with aligned, padded and misaligned images.
+template <int MW, int Stages, class Shape = conv_detail::ShapeF32>
+void bulk_case(const Case& c, Border border, int blocks, std::mt19937& rng) {
+  Harness<float> h(c, rng);
+  const conv_detail::ImageArgs a = h.image_args(border);
+  const auto mask = conv_detail::make_mask_param(h.mask.data(), MW, MW);
+  const auto got = h.run([&](cudaStream_t s) {
+    conv_detail::launch_bulk<MW, Shape, Stages>(a, mask, s, blocks);
+  });
+  EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
+      << h.label() << " stages " << Stages << " blocks " << blocks << " "
+      << lab::convolution::border_name(border);
+}
+
+TEST(ConvolutionBulk, EveryBorderGridStageCountAndPitch) {
+  std::mt19937 rng(89);
+  using Capped = conv_detail::TileShape<32, 8, 4, 4, 6>;
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (int blocks : {0, 1, 2, 3, 7}) {
+      bulk_case<7, 1>({1040, 300, 1, 7, 7, 0, 0}, border, blocks, rng);
+      bulk_case<7, 2>({1040, 300, 1, 7, 7, 0, 0}, border, blocks, rng);
+      bulk_case<7, 3>({1040, 300, 1, 7, 7, 0, 0}, border, blocks, rng);
+      bulk_case<7, 1, Capped>({1040, 300, 1, 7, 7, 0, 0}, border, blocks, rng);
+      bulk_case<3, 2>({528, 301, 1, 3, 3, 0, 0}, border, blocks, rng);
+      bulk_case<5, 3>({529, 130, 1, 5, 5, 12, 0}, border, blocks, rng);
+      bulk_case<9, 3, Capped>({300, 200, 1, 9, 9, 64, 4}, border, blocks, rng);
+      bulk_case<15, 2>({700, 150, 1, 15, 15, 64, 0}, border, blocks, rng);
+      bulk_case<5, 2>({1, 1, 1, 5, 5, 0, 0}, border, blocks, rng);
+    }
 }
 
 // The column walks (convolution/column.cuh) with few tiles per block, so that blocks walk several

@@ -93,6 +93,24 @@ TEST(Cli, RunRejectsMalformedSizesBeforeTheDevice) {
   expect_usage_error({"run", "reduce", "-s", "1000,abc"}, {"--size", "'abc'"});
 }
 
+TEST(Cli, RunRejectsRungsWithoutOneStudyOrMatchingNoRung) {
+  expect_usage_error({"run", "--rungs", "row_reuse"}, {"--rungs", "one study"});
+  expect_usage_error({"tune", "convolution", "--rungs", "no_such_rung"},
+                     {"--rungs", "'no_such_rung'", "convolution"});
+  expect_usage_error({"tune", "convolution", "--rungs", "row_reuse,nope*"}, {"--rungs", "'nope*'"});
+}
+
+TEST(Cli, RungPatternsSelectNamesAndPrefixes) {
+  const std::vector<std::string> patterns = {"row_reuse_bulk*", "lane_halo"};
+  EXPECT_TRUE(lab::rung_selected(patterns, "row_reuse_bulk"));
+  EXPECT_TRUE(lab::rung_selected(patterns, "row_reuse_bulk_ring2"));
+  EXPECT_TRUE(lab::rung_selected(patterns, "lane_halo"));
+  EXPECT_FALSE(lab::rung_selected(patterns, "lane_halo_ry2"));
+  EXPECT_FALSE(lab::rung_selected(patterns, "row_reuse"));
+  EXPECT_TRUE(lab::rung_selected({"*"}, "anything"));
+  EXPECT_FALSE(lab::rung_selected({}, "row_reuse"));
+}
+
 TEST(Cli, RunOpensOutputFilesBeforeTheDevice) {
   for (const char* option : {"--json", "--csv", "--markdown"})
     expect_usage_error({"run", "transpose", option, "/nonexistent/dir/x.out"},

@@ -28,6 +28,7 @@ namespace {
 struct RunArgs {
   std::vector<std::string> studies;
   std::vector<std::string> sizes;
+  std::vector<std::string> rungs;
   std::string image;
   int repetitions = 0;
   int warmups = 3;
@@ -88,6 +89,21 @@ std::vector<const lab::Study*> select_studies(const RunArgs& args) {
     for (const auto& size : args.sizes)
       selected.front()->check_size(size);
   }
+  if (!args.rungs.empty()) {
+    if (args.studies.size() != 1)
+      throw std::invalid_argument("--rungs needs exactly one study named (e.g. ladder tune "
+                                  "convolution --rungs 'row_reuse*')");
+    const std::vector<lab::RungInfo> rungs = selected.front()->rungs();
+    for (const auto& pattern : args.rungs) {
+      bool any = false;
+      for (const auto& rung : rungs)
+        any = any || lab::rung_selected({pattern}, rung.name);
+      if (!any)
+        throw std::invalid_argument("--rungs: '" + pattern + "' names no rung of " +
+                                    std::string(selected.front()->name) +
+                                    " (see ladder list; NAME* matches a prefix)");
+    }
+  }
   if (!args.image.empty()) {
     std::string takers;
     for (const auto& s : lab::studies())
@@ -139,6 +155,7 @@ void execute(const RunArgs& args, Context& ctx) {
   run.options.image = args.image;
   run.options.small = args.small;
   run.options.all = args.all;
+  run.options.rungs = args.rungs;
   run.options.timing.repetitions = args.repetitions;
   run.options.timing.warmups = args.warmups;
   run.options.timing.flush_l2 = args.flush_l2;
@@ -230,6 +247,12 @@ void add_common_options(CLI::App* cmd, RunArgs& args) {
                   "A picture (PNG) as the input of a study that takes one (convolution); needs "
                   "exactly one study")
       ->type_name("FILE");
+  cmd->add_option("--rungs", args.rungs,
+                  "Only these rungs (names as `ladder list` shows them, NAME* for a prefix; one "
+                  "value per flag, or a comma list), with the library call and the references "
+                  "beside them; needs exactly one study")
+      ->allow_extra_args(false)
+      ->delimiter(',');
   cmd->add_flag("--small", args.small, "Small sizes only (smoke tests, sanitizers)");
   cmd->add_flag("--flush-l2", args.flush_l2, "Overwrite the L2 before every timed launch");
   cmd->add_flag("-q,--quiet", args.quiet, "No progress on stderr");
@@ -248,6 +271,8 @@ std::vector<std::string> command_line(const char* verb, const RunArgs& args) {
   line.insert(line.end(), args.studies.begin(), args.studies.end());
   for (const auto& s : args.sizes)
     line.insert(line.end(), {"--size", s});
+  for (const auto& r : args.rungs)
+    line.insert(line.end(), {"--rungs", r});
   if (!args.image.empty())
     line.insert(line.end(), {"--image", args.image});
   if (args.all)

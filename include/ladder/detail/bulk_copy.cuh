@@ -29,21 +29,36 @@ __device__ __forceinline__ void barrier_init(std::uint64_t* bar, unsigned count)
 #endif
 }
 
-// One thread: arrive on `bar` expecting `bytes`, then copy [src, src + bytes) to dst (both 16-byte
-// aligned, bytes a multiple of 16) in chunks the engine takes.
-__device__ __forceinline__ void load(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {
+// One thread: arrive on `bar`, announcing `bytes` that copies (copy_counted below) will bring in
+// this phase.
+__device__ __forceinline__ void expect_bytes(std::uint64_t* bar, unsigned bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("{\n .reg .b64 state;\n mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}"
                ::"r"(shared_address(bar)), "r"(bytes)
                : "memory");
+#endif
+}
+
+// Any thread: copy [src, src + bytes) to dst (both 16-byte aligned, bytes a multiple of 16 and
+// at most 2^20 - 1), the bytes counted against the current phase of `bar` as they land.
+__device__ __forceinline__ void copy_counted(void* dst, const void* src, unsigned bytes,
+                                             std::uint64_t* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
+               "[%3];" ::"r"(shared_address(dst)),
+               "l"(src), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
+#endif
+}
+
+// One thread: arrive on `bar` expecting `bytes`, then copy [src, src + bytes) to dst (both 16-byte
+// aligned, bytes a multiple of 16) in chunks the engine takes.
+__device__ __forceinline__ void load(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {
+  expect_bytes(bar, bytes);
   constexpr unsigned chunk = 8192;
   for (unsigned off = 0; off < bytes; off += chunk)
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
-                 "[%3];" ::"r"(shared_address(static_cast<unsigned char*>(dst) + off)),
-                 "l"(static_cast<const unsigned char*>(src) + off),
-                 "r"(bytes - off < chunk ? bytes - off : chunk), "r"(shared_address(bar))
-                 : "memory");
-#endif
+    copy_counted(static_cast<unsigned char*>(dst) + off, static_cast<const unsigned char*>(src) + off,
+                 bytes - off < chunk ? bytes - off : chunk, bar);
 }
 
 // Every waiting thread: until the phase of `bar` with this parity has completed.

@@ -1,0 +1,47 @@
+// The rungs staged by the bulk copy engine: row reuse (tiled.cuh's compute) on stages that one
+// warp hands to cp.async.bulk, one copy per staged row (bulk.cuh).
+#include "convolution/api_dispatch.hpp"
+#include "convolution/bulk.cuh"
+#include "convolution/variants_bulk.hpp"
+
+#include <stdexcept>
+#include <type_traits>
+
+namespace ladder::lab::convolution {
+
+namespace {
+
+template <int MW, int Stages, bool LibraryShape>
+void launch_bulk_width(const conv_detail::ImageArgs& a, const conv_detail::MaskParam& mask,
+                       cudaStream_t s) {
+  using conv_detail::ShapeF32;
+  // Registers for 6 blocks per SM (40 a thread): capped for 8 as the tiled kernel is, the walk
+  // spills (64 bytes a thread at 7 x 7, nvcc 13.0).
+  using Capped = conv_detail::TileShape<32, 8, 4, 4, 6>;
+  using Shape = std::conditional_t<LibraryShape && (MW == 7 || MW == 9), Capped, ShapeF32>;
+  conv_detail::launch_bulk<MW, Shape, Stages>(a, mask, s);
+}
+
+} // namespace
+
+template <int Stages, bool LibraryShape>
+void launch_bulk_2d(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  const conv_detail::ImageArgs a = image_args(b, Border::zero);
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  switch (p.mask_width) {
+  case 3: return launch_bulk_width<3, Stages, LibraryShape>(a, mask, s);
+  case 5: return launch_bulk_width<5, Stages, LibraryShape>(a, mask, s);
+  case 7: return launch_bulk_width<7, Stages, LibraryShape>(a, mask, s);
+  case 9: return launch_bulk_width<9, Stages, LibraryShape>(a, mask, s);
+  case 15: return launch_bulk_width<15, Stages, LibraryShape>(a, mask, s);
+  default: throw std::logic_error("bulk: unsupported mask");
+  }
+}
+
+template void launch_bulk_2d<1, true>(const Buffers2d&, cudaStream_t);
+template void launch_bulk_2d<1, false>(const Buffers2d&, cudaStream_t);
+template void launch_bulk_2d<2, false>(const Buffers2d&, cudaStream_t);
+template void launch_bulk_2d<3, false>(const Buffers2d&, cudaStream_t);
+
+} // namespace ladder::lab::convolution
