@@ -2,7 +2,7 @@
 // warp hands to cp.async.bulk, one copy per staged row (bulk.cuh).
 #include "convolution/api_dispatch.hpp"
 #include "convolution/bulk.cuh"
-#include "convolution/variants_bulk.hpp"
+#include "convolution/variants_parts.hpp"
 
 #include <stdexcept>
 #include <type_traits>

@@ -1,0 +1,39 @@
+// The registry's rungs compiled in translation units of their own, so that the build runs their
+// kernels beside the rest of variants.cu's: the lane-halo rungs (variants_lanes.cu) and the rungs
+// staged by the bulk copy engine (variants_bulk.cu); and the registry's helpers they share.
+#pragma once
+
+#include "convolution/tiled.cuh"
+#include "convolution/variants.hpp"
+
+namespace ladder::lab::convolution {
+
+// The launch arguments of a 2D rung's buffers, with the border policy it computes.
+conv_detail::ImageArgs image_args(const Buffers2d& b, Border border);
+
+// nullptr for float images of one channel with a square mask 3, 5, 7, 9 or 15 wide (the widths
+// the column walk and the bulk-staged rungs compile), else why not.
+const char* float_square_masks_fit(const Problem2d& p);
+
+// The lane-halo fits: float images of one channel or uint8 of three (lanes_fit), float only
+// (lanes_float_fit); square masks up to 9 x 9. nullptr, else why not.
+const char* lanes_fit(const Problem2d& p);
+const char* lanes_float_fit(const Problem2d& p);
+
+// The halo from the neighbouring lanes: the library's shape per mask width (RY == 0) or RY rows a
+// thread with registers for MinBlocks blocks per SM; Walk tiles per block and Ahead rows
+// prefetched (float only). U8: the uint8 RGB kernels compiled too (the float-only variants leave
+// them out: each is some tens of thousands of instructions).
+template <int RY, int MinBlocks, int Walk = 1, int Ahead = 0, bool U8 = Walk == 1 && Ahead == 0>
+void launch_lanes_2d_rung(const Buffers2d& b, cudaStream_t stream);
+
+// The lanes streamed down strips of Strip output rows (float, one channel).
+template <int Strip> void launch_lanes_stream_rung(const Buffers2d& b, cudaStream_t stream);
+
+// Row reuse staged by bulk copies, a ring of Stages stages per block (1: one tile per block).
+// LibraryShape: registers capped at 7 x 7 and 9 x 9, as the library's staged kernel's are (for 6
+// blocks per SM here, where 8 spills); otherwise the compiler's own choice at every width.
+template <int Stages, bool LibraryShape>
+void launch_bulk_2d(const Buffers2d& b, cudaStream_t stream);
+
+} // namespace ladder::lab::convolution
