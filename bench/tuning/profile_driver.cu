@@ -1,6 +1,7 @@
 // A short program for Nsight Compute: four calls each of ladder::gemm and cublasSgemm at N^3
 // (untransposed; N the first argument, 1000 by default), ladder::convolve2d on a 1920 x 1080 uint8 RGB picture (3 x 3, clamp) and on an
-// 8192 x 8192 float image (3 x 3, zero border). Profile one launch of a kernel with, e.g.
+// 8192 x 8192 float image (zero border; a mask MW x MW, MW the second argument, 3 by default,
+// with taps that are not a column times a row). Profile one launch of a kernel with, e.g.
 //   ncu --set full -k regex:gemm_kernel -s 1 -c 1 ladder_profile_driver
 // (-s 5 with regex:convolve_tiled reaches the float image). Results:
 // bench/results/ncu-*-h200-2026-11-26.txt.
@@ -34,8 +35,10 @@ template <class T> T* zeroed(std::size_t count) {
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 1000;
-  if (n <= 0 || n > 16384)
-    return std::fprintf(stderr, "usage: ladder_profile_driver [N in 1 .. 16384]\n"), 1;
+  const int mw = argc > 2 ? std::atoi(argv[2]) : 3;
+  if (n <= 0 || n > 16384 || mw < 1 || mw > 31 || mw % 2 == 0)
+    return std::fprintf(stderr, "usage: ladder_profile_driver [N in 1 .. 16384] [MW odd, 1 .. 31]\n"),
+           1;
   const std::size_t nn = std::size_t{static_cast<unsigned>(n)} * static_cast<unsigned>(n);
   float* a = zeroed<float>(nn);
   float* b = zeroed<float>(nn);
@@ -70,9 +73,14 @@ int main(int argc, char** argv) {
                                      ladder::Border::clamp);
   constexpr int s = 8192;
   float* in = zeroed<float>(std::size_t{s} * s);
+  check(cudaMemset(in, 0x3f, std::size_t{s} * s * sizeof(float)), "cudaMemset"); // 0.747f
   float* out = zeroed<float>(std::size_t{s} * s);
+  float taps[31 * 31];
+  for (int j = 0; j < mw; ++j)
+    for (int i = 0; i < mw; ++i)
+      taps[j * mw + i] = static_cast<float>((i * 7 + j * 3 + i * j) % 5) * 0.01f - 0.02f;
   for (int i = 0; i < 4; ++i)
-    ladder::convolve2d<float>(in, s * 4, out, s * 4, s, s, 1, mask, 3, 3, ladder::Border::zero);
+    ladder::convolve2d<float>(in, s * 4, out, s * 4, s, s, 1, taps, mw, mw, ladder::Border::zero);
   check(cudaDeviceSynchronize(), "the calls");
   cublasDestroy(handle);
   std::puts("ok");
