@@ -1,12 +1,17 @@
 // A short program for Nsight Compute: four calls each of ladder::gemm and cublasSgemm at N^3
 // (untransposed; N the first argument, 1000 by default), ladder::convolve2d on a 1920 x 1080 uint8 RGB picture (3 x 3, clamp) and on an
 // 8192 x 8192 float image (zero border; a mask MW x MW, MW the second argument, 3 by default,
-// with taps that are not a column times a row). Profile one launch of a kernel with, e.g.
+// with taps that are not a column times a row); with a third argument `bulk`, also the lab's
+// bulk-staged row reuse (convolution/bulk.cuh, one tile per block, registers for 6 blocks per SM)
+// on the same image, at MW 7 or 9: ncu -k regex:convolve_bulk. Profile one launch of a kernel with, e.g.
 //   ncu --set full -k regex:gemm_kernel -s 1 -c 1 ladder_profile_driver
 // (-s 5 with regex:convolve_tiled reaches the float image). Results:
 // bench/results/ncu-*-h200-2026-11-26.txt.
 #include <ladder/convolve.hpp>
 #include <ladder/gemm.hpp>
+
+#include "convolution/api_dispatch.hpp"
+#include "convolution/bulk.cuh"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -14,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 namespace {
 
@@ -81,6 +87,22 @@ int main(int argc, char** argv) {
       taps[j * mw + i] = static_cast<float>((i * 7 + j * 3 + i * j) % 5) * 0.01f - 0.02f;
   for (int i = 0; i < 4; ++i)
     ladder::convolve2d<float>(in, s * 4, out, s * 4, s, s, 1, taps, mw, mw, ladder::Border::zero);
+  if (argc > 3 && std::string_view(argv[3]) == "bulk") {
+    namespace cd = ladder::conv_detail;
+    using Capped6 = cd::TileShape<32, 8, 4, 4, 6>;
+    cd::ImageArgs args;
+    args.in = reinterpret_cast<const unsigned char*>(in);
+    args.out = reinterpret_cast<unsigned char*>(out);
+    args.in_pitch = args.out_pitch = s * 4;
+    args.width = args.height = s;
+    const cd::MaskParam param = cd::make_mask_param(taps, mw, mw);
+    for (int i = 0; i < 4; ++i) {
+      if (mw == 7)
+        cd::launch_bulk<7, Capped6, 1>(args, param, nullptr);
+      else if (mw == 9)
+        cd::launch_bulk<9, Capped6, 1>(args, param, nullptr);
+    }
+  }
   check(cudaDeviceSynchronize(), "the calls");
   cublasDestroy(handle);
   std::puts("ok");
