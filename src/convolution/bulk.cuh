@@ -6,8 +6,9 @@
 // thread for a 7 x 7 mask), in the same issue slots as the 784 fused multiply-adds of the thread's
 // 4 x 4 outputs, and in registers that the capped 7 x 7 and 9 x 9 kernels do not have to spare.
 // Here one warp hands the stage's rows to the copy engine, one bulk copy per row (the tile's
-// columns plus the halo rounded out to 16 bytes: 544 bytes at 7 x 7), and the block waits on an
-// mbarrier that completes when the last byte has landed. The threads issue no load at all.
+// columns plus the halo rounded out to 16 bytes: 544 bytes at 7 x 7), and that warp waits on an
+// mbarrier that completes when the last byte has landed, then the block's barrier releases the
+// other warps. The threads issue no load at all.
 //
 // Stages > 1: a block walks tiles blockIdx.x, blockIdx.x + gridDim.x, ... of the image (tiles in
 // row order, so the resident blocks read a band of consecutive tile rows, as the tiled kernel's
@@ -115,12 +116,17 @@ __device__ __forceinline__ void convolve_bulk_body(const ImageArgs& a, const Mas
     float* stage = ring + slot * R::stage_floats;
     std::int64_t y0, s0;
     if (bulk_tile<MW, S>(a, tiles_x, t, aligned, y0, s0)) {
-      detail::bulk::wait(bars + slot, (parities >> slot) & 1u);
+      // One warp polls the stage's barrier and the block's barrier hands the landed stage to the
+      // rest: with every warp polling, the polls (mbarrier.try_wait, its branch and yield, some
+      // 210 instructions a warp per tile at 7 x 7) took more issue slots than the staging
+      // instructions they replaced (Nsight Compute, H100, 2026-11-27).
+      if (copier)
+        detail::bulk::wait(bars + slot, (parities >> slot) & 1u);
       parities ^= 1u << slot;
     } else {
       stage_tile<float, 1, S, Staging::vector>(a, stage, R::g, MW, y0, s0);
-      __syncthreads();
     }
+    __syncthreads();
     float acc[S::ry][S::k];
     compute_staged_tile<float, 1, MW, S, true>(mask, stage, R::g, MW, tx, ty, acc);
     store_rows<float, 1, S>(a, acc, y0 + ty * S::ry, s0 + tx * S::k);
