@@ -1,9 +1,10 @@
 // The rungs staged by the bulk copy engine: row reuse (tiled.cuh's compute) on stages that one
 // warp hands to cp.async.bulk, one copy per staged row (bulk.cuh). Measured against row_reuse
 // (`ladder tune convolution -s 8192x8192`, float, 2026-11-27; bench/results/
-// convolution-bulk-tune-h100-2026-11-27.md, -h200-): 1-2% faster at 3 x 3 and 5 x 5, level (H100)
-// or 10% slower (H200) at 7 x 7, slower from 9 x 9; the rings slower everywhere. Kept as the
-// measured case (docs/convolution.md); the library stages with the threads.
+// convolution-bulk-tune-h100-2026-11-27.md, -h200-): 1-2% faster at 3 x 3, and at 5 x 5 on the
+// H100 (3% slower on the H200), level (H100) or 10% slower (H200) at 7 x 7, slower from 9 x 9;
+// the rings slower everywhere. Kept as the measured case (docs/convolution.md); the library
+// stages with the threads.
 #include "convolution/api_dispatch.hpp"
 #include "convolution/bulk.cuh"
 #include "convolution/variants_parts.hpp"
