@@ -70,13 +70,17 @@ template <class T, int C, int MW> constexpr bool capped_registers() {
 
 // Row reuse (bit for bit the mask-row loop, faster at every case timed: H200, 2026-11-25, float
 // 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x), staged by
-// Staging::vector_interior up to interior_staging_widest and by Staging::vector above.
+// Staging::interior_lean for float (Staging::vector_interior's tiles, with their chunks' addresses
+// and the stores cut to a few instructions each; for uint8 ptxas spills it at RGB 3 x 3 and
+// 7 x 7, so uint8 keeps vector_interior) up to interior_staging_widest and by Staging::vector
+// above.
 template <class T, int C, class S, int MW = 1>
 void launch_library_width(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if constexpr (MW <= interior_staging_widest) {
     using Shape = std::conditional_t<capped_registers<T, C, MW>(), ShapeF32Capped, S>;
+    constexpr Staging interior = sizeof(T) == 4 ? Staging::interior_lean : Staging::vector_interior;
     if (mask.width == MW)
-      return launch_tiled<T, C, MW, Shape, Staging::vector_interior, true>(a, mask, stream);
+      return launch_tiled<T, C, MW, Shape, interior, true>(a, mask, stream);
     return launch_library_width<T, C, S, MW + 2>(a, mask, stream);
   } else {
     launch_tiled_width<T, C, S, Staging::vector, true, MW>(a, mask, stream);

@@ -87,8 +87,16 @@ constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
 // vector_interior: the same, but a tile whose whole stage lies inside the image, with 16-byte
 //   aligned rows, skips the per-chunk tests. In the sm_90 SASS of the float 3 x 3 kernel the
 //   tested path costs about 70 instructions per 16-byte chunk, some 4.5 chunks per thread: more
-//   than the thread's whole 3 x 3 arithmetic with row reuse (about 170 instructions).
-enum class Staging { scalar, vector, vector_interior };
+//   than the thread's whole 3 x 3 arithmetic with row reuse (about 170 instructions);
+// interior_lean: vector_interior with the interior tiles' addresses reduced to one multiply-add
+//   a chunk (stage_interior_lean), their rows' count fixed at compile time where the mask's
+//   height is, and their results stored with no per-row test (store_rows_interior). The float
+//   7 x 7 kernel is bound by instruction issue on an H100 (Nsight Compute, 2026-11-27: issue
+//   slots 84.6% busy, 784 of its 1190 instructions per warp and tile FFMAs); in its sm_90 SASS
+//   vector_interior's loop took about 22 instructions a chunk (a division by the row's chunk
+//   count, a 64-bit multiply by the pitch, ptxas's three empty slots beside each LDGSTS) and the
+//   store about 20 a row.
+enum class Staging { scalar, vector, vector_interior, interior_lean };
 
 // Scalars of T in one 16-byte global access.
 template <class T> constexpr int vector_scalars = 16 / static_cast<int>(sizeof(T));
@@ -251,9 +259,61 @@ __device__ __forceinline__ bool stage_interior(const ImageArgs& a, float* tile, 
   return true;
 }
 
+// Staging::interior_lean's fast path: the tiles stage_interior takes whose stage spans less than
+// 2 GiB of the input, staged with no per-chunk 64-bit arithmetic. The stage's row is exactly
+// vpr 16-byte chunks (stride = vpr x V), so chunk idx of the stage sits at tile + idx V in shared
+// memory and at base + idx 16 + (idx / vpr) (pitch - 16 vpr) bytes in global memory: one 32-bit
+// offset from the block's base (a uniform register), a division by a constant and a
+// multiply-add. M > 0: the mask is M x M, known at compile time (the chunks' loop is unrolled
+// whole); M == 0: any mask (mask_height, g).
+template <class T, int C, class S, int M>
+__device__ __forceinline__ bool stage_interior_lean(const ImageArgs& a, float* tile, StageGeometry g,
+                                                    int mask_height, std::int64_t y0,
+                                                    std::int64_t s0) {
+  constexpr int V = vector_scalars<T>;
+  const int rows = S::tile_h + (M > 0 ? M : mask_height) - 1;
+  const std::int64_t top = y0 - (M > 0 ? M : mask_height) / 2;
+  const std::int64_t g0 = s0 - g.r;
+  if (top < 0 || top + rows > a.height || g0 < 0 || g0 + g.stride > a.width * C ||
+      rows * a.in_pitch > 0x7fffffff)
+    return false;
+  const unsigned char* base = a.in + top * a.in_pitch + g0 * static_cast<std::int64_t>(sizeof(T));
+  if (((reinterpret_cast<std::uintptr_t>(base) | static_cast<std::uintptr_t>(a.in_pitch)) & 15) != 0)
+    return false;
+  const unsigned vpr = static_cast<unsigned>(g.stride / V); // a constant when the mask width is
+  // Opaque to the optimizer: left visible, nvcc hoists the chunks' products by the excess out of
+  // the kernel's loop over tiles (which a block runs once but for the tallest images) and, with
+  // 32 registers a thread, spills them (64 bytes at float 7 x 7).
+  unsigned excess = static_cast<unsigned>(a.in_pitch) - 16 * vpr;
+  asm volatile("" : "+r"(excess));
+  const unsigned tid = threadIdx.x + threadIdx.y * S::tx;
+  __builtin_assume(tid < S::threads); // so the unrolled loop tests only its last chunk
+  const auto chunk = [&](unsigned idx) {
+    stage_chunk16<T>(tile + V * idx, base + (16 * idx + idx / vpr * excess));
+  };
+  if constexpr (M > 0) {
+    constexpr unsigned chunks = (S::tile_h + M - 1) * (stage_geometry<T, C, S>(M).stride / V);
+#pragma unroll
+    for (unsigned i = 0; i < (chunks + S::threads - 1) / S::threads; ++i) {
+      const unsigned idx = tid + i * S::threads;
+      if (chunks % S::threads == 0 || idx < chunks)
+        chunk(idx);
+    }
+  } else {
+    const unsigned total = static_cast<unsigned>(rows) * vpr;
+#pragma unroll 4
+    for (unsigned idx = tid; idx < total; idx += S::threads)
+      chunk(idx);
+  }
+  if constexpr (sizeof(T) == 4)
+    cp_async_wait_all();
+  return true;
+}
+
 // Stages rows [y0 - mask_height / 2, ..) x scalars [g0, g0 + stride) of the input into `tile`
-// as floats, by the Staging policy St (above).
-template <class T, int C, class S, Staging St>
+// as floats, by the Staging policy St (above). M > 0: the mask's width, known at compile time
+// (Staging::interior_lean unrolls its loop whole for an M x M mask), else 0.
+template <class T, int C, class S, Staging St, int M = 0>
 __device__ __forceinline__ void stage_tile(const ImageArgs& a, float* tile, StageGeometry g,
                                            int mask_height, std::int64_t y0, std::int64_t s0) {
   constexpr int V = vector_scalars<T>;
@@ -261,6 +321,19 @@ __device__ __forceinline__ void stage_tile(const ImageArgs& a, float* tile, Stag
   bool staged = false;
   if constexpr (St == Staging::vector_interior)
     staged = stage_interior<T, C, S>(a, tile, g, mask_height, y0, s0);
+  if constexpr (St == Staging::interior_lean) {
+    bool done = false;
+    if constexpr (M > 0) {
+      if (mask_height == M)
+        done = stage_interior_lean<T, C, S, M>(a, tile, g, mask_height, y0, s0);
+      else
+        done = stage_interior_lean<T, C, S, 0>(a, tile, g, mask_height, y0, s0);
+    } else {
+      done = stage_interior_lean<T, C, S, 0>(a, tile, g, mask_height, y0, s0);
+    }
+    if (done)
+      return;
+  }
   if (!staged) {
     const int rows = S::tile_h + mask_height - 1;
     const std::int64_t g0 = s0 - g.r;
@@ -370,6 +443,30 @@ __device__ __forceinline__ void store_rows(const ImageArgs& a, const float (&acc
   }
 }
 
+// Staging::interior_lean's store: where the block's whole output tile lies inside the image and
+// every output row is aligned to a thread's vector, each of the thread's RY rows is one vector
+// store, one pitch after the last, with no per-row test (store_rows tests each row's height,
+// width and alignment: about 20 instructions a row in the float 7 x 7 kernel's SASS). Returns
+// false (nothing stored) otherwise; the test is the same for the whole block.
+template <class T, int C, class S>
+__device__ __forceinline__ bool store_rows_interior(const ImageArgs& a,
+                                                    const float (&acc)[S::ry][S::k],
+                                                    std::int64_t y0, std::int64_t s0) {
+  constexpr int store_bytes = S::k * static_cast<int>(sizeof(T));
+  if (y0 + S::tile_h > a.height || s0 + S::tile_w > a.width * C ||
+      ((reinterpret_cast<std::uintptr_t>(a.out) | static_cast<std::uintptr_t>(a.out_pitch)) &
+       (store_bytes - 1)) != 0)
+    return false;
+  unsigned char* row = a.out + (y0 + threadIdx.y * S::ry) * a.out_pitch +
+                       (s0 + threadIdx.x * S::k) * static_cast<std::int64_t>(sizeof(T));
+#pragma unroll
+  for (int o = 0; o < S::ry; ++o) {
+    store_vector<T, S::k, S::streaming_stores>(reinterpret_cast<T*>(row), acc[o]);
+    row += a.out_pitch;
+  }
+  return true;
+}
+
 // Row reuse walks the whole tile of a thread unrolled: RY x MW x MW x K fused multiply-adds of
 // straight-line code (float 15 x 15: 3600, about 58 KB of SASS, which ran at 82.7% of the FP32
 // peak on an H200). Bodies up to twice that (uint8 15 x 15: 7200) are compiled with it; wider
@@ -461,11 +558,15 @@ __device__ __forceinline__ void convolve_tiled_body(const ImageArgs& a, const Ma
     const std::int64_t y0 = by * S::tile_h;
     if (by != blockIdx.y)
       __syncthreads(); // the previous tile's reads are done before it is overwritten
-    stage_tile<T, C, S, St>(a, tile, g, mh, y0, s0);
+    stage_tile<T, C, S, St, MW>(a, tile, g, mh, y0, s0);
     __syncthreads();
 
     float acc[S::ry][S::k];
     compute_staged_tile<T, C, MW, S, RowReuse>(mask, tile, g, mh, tx, ty, acc);
+    if constexpr (St == Staging::interior_lean) {
+      if (store_rows_interior<T, C, S>(a, acc, y0, s0))
+        continue;
+    }
     store_rows<T, C, S>(a, acc, y0 + ty * S::ry, s0 + tx * S::k);
   }
 }

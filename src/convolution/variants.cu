@@ -627,8 +627,9 @@ const char* float_images_only(const Problem2d& p) {
   return p.element == Element::f32 && p.channels == 1 ? nullptr : "float images of one channel";
 }
 
-template <class Shape> void launch_row_reuse_shape_2d(const Buffers2d& b, cudaStream_t s) {
-  launch_study_widths<float, 1, Shape, conv_detail::Staging::vector_interior, true>(b, s);
+template <class Shape, conv_detail::Staging St = conv_detail::Staging::vector_interior>
+void launch_row_reuse_shape_2d(const Buffers2d& b, cudaStream_t s) {
+  launch_study_widths<float, 1, Shape, St, true>(b, s);
 }
 
 // 8k, 8l. Other uint8 RGB shapes: 8 outputs a thread (the library's shape until 2026-11-26, when
@@ -1209,6 +1210,18 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = float_images_only,
              .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 8, 4, 4, 8>>},
+      Rung2d{.info = {.name = "row_reuse_lean",
+                      .idea = "interior tiles staged with one multiply-add per 16-byte chunk and "
+                              "stored with no per-row test, at every width (the library: up to "
+                              "9 x 9)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"interior_staging", 2}}},
+                      .block_threads = 256},
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::ShapeF32,
+                                                 conv_detail::Staging::interior_lean>},
       Rung2d{.info = {.name = "row_reuse_7_blocks",
                       .idea = "registers capped for 7 blocks per SM (36 a thread)",
                       .role = Role::variant,
@@ -1350,6 +1363,16 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 128},
              .unsupported = float_images_only,
              .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 4, 4, 8>>},
+      Rung2d{.info = {.name = "row_reuse_128t_lean",
+                      .idea = "row_reuse_128t with row_reuse_lean's interior staging and stores",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 128},
+                                  {"interior_staging", 2}}},
+                      .block_threads = 128},
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 4, 4, 8>,
+                                                 conv_detail::Staging::interior_lean>},
       Rung2d{.info = {.name = "row_reuse_128t_h16",
                       .idea = "blocks of 128 threads on 128 x 16 tiles (4 rows each): half the "
                               "stage, twice the blocks",

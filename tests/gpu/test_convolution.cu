@@ -153,7 +153,8 @@ std::vector<Case> registry_cases(int channels, std::int64_t elem) {
       {200, 70, channels, 15, 15, 0, 0}, {61, 83, channels, 3, 7, 0, 0},
       {129, 33, channels, 1, 1, 0, 0},
       // 16-byte aligned rows (528 x C x element bytes) with tiles wholly inside the image, so
-      // that Staging::vector_interior's fast path runs beside the tested one at the edges.
+      // that the interior fast paths (Staging::vector_interior, interior_lean) run beside the
+      // tested ones at the edges.
       {528, 101, channels, 5, 5, 0, 0}};
   if (!small_mode()) {
     cases.push_back({1031, 517, channels, 5, 5, 64, 0});
@@ -339,8 +340,8 @@ TEST(Convolve2d, EmptyImagesAreNoOps) {
   EXPECT_NO_THROW(ladder::convolve1d(nullptr, nullptr, 0, mask, 1, Border::zero));
 }
 
-// Images whose inner tiles take the library's interior staging (convolution/tiled.cuh,
-// Staging::vector_interior: masks up to 9 wide): aligned starts, pitches a multiple of 16 bytes
+// Images whose inner tiles take the library's interior staging and stores (convolution/tiled.cuh,
+// Staging::interior_lean: masks up to 9 wide): aligned starts, pitches a multiple of 16 bytes
 // (with and without padding) and several tiles each way, so that interior and edge tiles meet.
 TEST(Convolve2d, InteriorTilesOfAlignedImagesAreExact) {
   std::mt19937 rng(11);
