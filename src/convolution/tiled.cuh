@@ -265,8 +265,9 @@ __device__ __forceinline__ bool stage_interior(const ImageArgs& a, float* tile, 
 // memory and at base + idx 16 + (idx / vpr) (pitch - 16 vpr) bytes in global memory: one 32-bit
 // offset from the block's base (a uniform register), a division by a constant and a
 // multiply-add. M > 0: the mask is M x M, known at compile time (the chunks' loop is unrolled
-// whole); M == 0: any mask (mask_height, g).
-template <class T, int C, class S, int M>
+// whole); M == 0: any mask (mask_height, g). Wait: float copies waited for before returning (else
+// the caller waits, as the pipelined kernel does).
+template <class T, int C, class S, int M, bool Wait = true>
 __device__ __forceinline__ bool stage_interior_lean(const ImageArgs& a, float* tile, StageGeometry g,
                                                     int mask_height, std::int64_t y0,
                                                     std::int64_t s0) {
@@ -305,15 +306,17 @@ __device__ __forceinline__ bool stage_interior_lean(const ImageArgs& a, float* t
     for (unsigned idx = tid; idx < total; idx += S::threads)
       chunk(idx);
   }
-  if constexpr (sizeof(T) == 4)
+  if constexpr (Wait && sizeof(T) == 4)
     cp_async_wait_all();
   return true;
 }
 
 // Stages rows [y0 - mask_height / 2, ..) x scalars [g0, g0 + stride) of the input into `tile`
 // as floats, by the Staging policy St (above). M > 0: the mask's width, known at compile time
-// (Staging::interior_lean unrolls its loop whole for an M x M mask), else 0.
-template <class T, int C, class S, Staging St, int M = 0>
+// (Staging::interior_lean unrolls its loop whole for an M x M mask), else 0. Wait: the float
+// chunks copied by cp.async are waited for before returning; else the caller commits them as a
+// group and waits for it (convolve_tiled_pipelined).
+template <class T, int C, class S, Staging St, int M = 0, bool Wait = true>
 __device__ __forceinline__ void stage_tile(const ImageArgs& a, float* tile, StageGeometry g,
                                            int mask_height, std::int64_t y0, std::int64_t s0) {
   constexpr int V = vector_scalars<T>;
@@ -325,11 +328,11 @@ __device__ __forceinline__ void stage_tile(const ImageArgs& a, float* tile, Stag
     bool done = false;
     if constexpr (M > 0) {
       if (mask_height == M)
-        done = stage_interior_lean<T, C, S, M>(a, tile, g, mask_height, y0, s0);
+        done = stage_interior_lean<T, C, S, M, Wait>(a, tile, g, mask_height, y0, s0);
       else
-        done = stage_interior_lean<T, C, S, 0>(a, tile, g, mask_height, y0, s0);
+        done = stage_interior_lean<T, C, S, 0, Wait>(a, tile, g, mask_height, y0, s0);
     } else {
-      done = stage_interior_lean<T, C, S, 0>(a, tile, g, mask_height, y0, s0);
+      done = stage_interior_lean<T, C, S, 0, Wait>(a, tile, g, mask_height, y0, s0);
     }
     if (done)
       return;
@@ -346,7 +349,7 @@ __device__ __forceinline__ void stage_tile(const ImageArgs& a, float* tile, Stag
                                          g0 + static_cast<std::int64_t>(c) * V);
     }
   }
-  if constexpr (vector && sizeof(T) == 4)
+  if constexpr (Wait && vector && sizeof(T) == 4)
     cp_async_wait_all();
 }
 

@@ -5,8 +5,11 @@
 // H100 (3% slower on the H200), level (H100) or 10% slower (H200) at 7 x 7, slower from 9 x 9;
 // the rings slower everywhere. Kept as the measured case (docs/convolution.md); the library
 // stages with the threads.
+// Beside them, the threads' own staging pipelined across tiles (pipelined.cuh): the other way to
+// keep a block's copies in flight while it computes.
 #include "convolution/api_dispatch.hpp"
 #include "convolution/bulk.cuh"
+#include "convolution/pipelined.cuh"
 #include "convolution/variants_parts.hpp"
 
 #include <stdexcept>
@@ -43,6 +46,24 @@ void launch_bulk_2d(const Buffers2d& b, cudaStream_t s) {
   default: throw std::logic_error("bulk: unsupported mask");
   }
 }
+
+template <int MinBlocks> void launch_pipelined_2d(const Buffers2d& b, cudaStream_t s) {
+  using Shape = conv_detail::TileShape<32, 8, 4, 4, MinBlocks>;
+  const Problem2d& p = b.problem;
+  const conv_detail::ImageArgs a = image_args(b, Border::zero);
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  switch (p.mask_width) {
+  case 3: return conv_detail::launch_pipelined<3, Shape>(a, mask, s);
+  case 5: return conv_detail::launch_pipelined<5, Shape>(a, mask, s);
+  case 7: return conv_detail::launch_pipelined<7, Shape>(a, mask, s);
+  case 9: return conv_detail::launch_pipelined<9, Shape>(a, mask, s);
+  case 15: return conv_detail::launch_pipelined<15, Shape>(a, mask, s);
+  default: throw std::logic_error("pipelined: unsupported mask");
+  }
+}
+
+template void launch_pipelined_2d<4>(const Buffers2d&, cudaStream_t);
+template void launch_pipelined_2d<5>(const Buffers2d&, cudaStream_t);
 
 template void launch_bulk_2d<1, true>(const Buffers2d&, cudaStream_t);
 template void launch_bulk_2d<1, false>(const Buffers2d&, cudaStream_t);

@@ -36,4 +36,8 @@ template <int Strip> void launch_lanes_stream_rung(const Buffers2d& b, cudaStrea
 template <int Stages, bool LibraryShape>
 void launch_bulk_2d(const Buffers2d& b, cudaStream_t stream);
 
+// Row reuse with the threads' staging pipelined across tiles (pipelined.cuh): the resident grid,
+// two stages per block, registers capped for MinBlocks blocks per SM.
+template <int MinBlocks> void launch_pipelined_2d(const Buffers2d& b, cudaStream_t stream);
+
 } // namespace ladder::lab::convolution

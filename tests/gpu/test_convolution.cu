@@ -11,6 +11,7 @@
 #include "convolution/variants.hpp"
 #include "convolution/bulk.cuh"
 #include "convolution/column.cuh"
+#include "convolution/pipelined.cuh"
 #include "convolution/window.cuh"
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
@@ -541,6 +542,36 @@ TEST(ConvolutionBulk, EveryBorderGridStageCountAndPitch) {
       bulk_case<9, 3, Capped>({300, 200, 1, 9, 9, 64, 4}, border, blocks, rng);
       bulk_case<15, 2>({700, 150, 1, 15, 15, 64, 0}, border, blocks, rng);
       bulk_case<5, 2>({1, 1, 1, 5, 5, 0, 0}, border, blocks, rng);
+    }
+}
+
+// Row reuse with the threads' staging pipelined across tiles (convolution/pipelined.cuh) with
+// grids of a few blocks, so that each block walks many tiles and its two stages swap many times,
+// interior tiles (Staging::interior_lean, stored with no per-row test) and edge tiles (the border
+// policy) interleaved, under every border policy, with aligned, padded and misaligned images.
+template <int MW, class Shape = conv_detail::TileShape<32, 8, 4, 4, 5>>
+void pipelined_case(const Case& c, Border border, int blocks, std::mt19937& rng) {
+  Harness<float> h(c, rng);
+  const conv_detail::ImageArgs a = h.image_args(border);
+  const auto mask = conv_detail::make_mask_param(h.mask.data(), MW, MW);
+  const auto got = h.run([&](cudaStream_t s) {
+    conv_detail::launch_pipelined<MW, Shape>(a, mask, s, blocks);
+  });
+  EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
+      << h.label() << " blocks " << blocks << " " << lab::convolution::border_name(border);
+}
+
+TEST(ConvolutionPipelined, EveryBorderGridSizeAndPitch) {
+  std::mt19937 rng(91);
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (int blocks : {0, 1, 2, 3, 7}) {
+      pipelined_case<7>({1040, 300, 1, 7, 7, 0, 0}, border, blocks, rng);
+      pipelined_case<3>({528, 301, 1, 3, 3, 0, 0}, border, blocks, rng);
+      pipelined_case<5>({529, 130, 1, 5, 5, 12, 0}, border, blocks, rng);
+      pipelined_case<9, conv_detail::TileShape<32, 8, 4, 4, 4>>({300, 200, 1, 9, 9, 64, 4}, border,
+                                                                blocks, rng);
+      pipelined_case<15>({700, 150, 1, 15, 15, 64, 0}, border, blocks, rng);
+      pipelined_case<5>({1, 1, 1, 5, 5, 0, 0}, border, blocks, rng);
     }
 }
 
