@@ -56,8 +56,14 @@ namespace {
 // no per-chunk test). `ladder tune convolution` on two H200s (2026-11-26): on the first it was
 // 1.03x to 1.04x faster at float 5 x 5, 7 x 7 and 9 x 9 and uint8 RGB 5 x 5 and level at 3 x 3;
 // on the second, where the tested staging ran those cases 4-5% faster itself, level at all of
-// them; at 15 x 15 it was 0.96x on both.
+// them; at 15 x 15 it was 0.96x on both. Float images take Staging::interior_lean instead
+// (below), float images of one channel up to lean_widest.
 inline constexpr int interior_staging_widest = 9;
+
+// The widest mask whose float one-channel kernel stages by Staging::interior_lean (15 x 15 is
+// measured, below). Wider ones keep Staging::vector: there ptxas gives the lean kernels more
+// registers (21 x 21: 124 a thread against 80, nvcc 13.0), and none is measured.
+inline constexpr int lean_widest = 15;
 
 // The widths whose float one-channel kernels take ShapeF32Capped (registers for 8 blocks per
 // SM). `ladder tune convolution`, H200, 2026-11-26, 8192^2, capped against uncapped in one run:
@@ -69,14 +75,18 @@ template <class T, int C, int MW> constexpr bool capped_registers() {
 }
 
 // Row reuse (bit for bit the mask-row loop, faster at every case timed: H200, 2026-11-25, float
-// 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x), staged by
-// Staging::interior_lean for float (Staging::vector_interior's tiles, with their chunks' addresses
-// and the stores cut to a few instructions each; for uint8 ptxas spills it at RGB 3 x 3 and
-// 7 x 7, so uint8 keeps vector_interior) up to interior_staging_widest and by Staging::vector
-// above.
+// 8192^2 masks 3 to 15 by 1.01x to 1.18x, uint8 RGB 4K 5 x 5 by 1.74x). Float images are staged
+// by Staging::interior_lean up to interior_staging_widest, and up to lean_widest with one
+// channel: Staging::vector_interior's tiles, with their chunks' addresses and the stores cut to a
+// few instructions each. `ladder tune convolution`, H100,
+// 2026-11-27, two runs (bench/results/convolution-lean-tune-h100-2026-11-27*.md): 7 x 7 208.9 and
+// 209.0 us against 214.3 and 214.4 with vector_interior, 9 x 9 247.3 and 247.3 against 252.9 and
+// 253.8, 15 x 15 605.1 and 601.4 against 618.4 and 613.8 with Staging::vector. uint8 keeps
+// vector_interior up to interior_staging_widest and Staging::vector above: with interior_lean
+// ptxas spills its RGB 3 x 3 and 7 x 7 kernels.
 template <class T, int C, class S, int MW = 1>
 void launch_library_width(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  if constexpr (MW <= interior_staging_widest) {
+  if constexpr (MW <= interior_staging_widest || (sizeof(T) == 4 && C == 1 && MW <= lean_widest)) {
     using Shape = std::conditional_t<capped_registers<T, C, MW>(), ShapeF32Capped, S>;
     constexpr Staging interior = sizeof(T) == 4 ? Staging::interior_lean : Staging::vector_interior;
     if (mask.width == MW)

@@ -9,6 +9,10 @@
 // issued a whole tile of arithmetic earlier. Twice the shared memory per block (41 KB at 7 x 7),
 // so fewer blocks per SM than the tiled kernel's 8; the sums are compute_staged_tile's, bit for
 // bit the tiled kernel's.
+//
+// Measured slower than the tiled kernel at every width but 9 x 9 (level) on an H100 (7 x 7: 238.5
+// against 208.8 us; variants_bulk.cu has the figures): the overlap does not pay for the blocks
+// per SM it costs (5 instead of 8 at 7 x 7), as the bulk-staged rings did not either.
 #pragma once
 
 #include "convolution/tiled.cuh"

@@ -1323,16 +1323,6 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = float_square_masks_fit,
              .launch = launch_pipelined_2d<5>},
-      Rung2d{.info = {.name = "row_reuse_pipelined_4_blocks",
-                      .idea = "row_reuse_pipelined with registers for 4 blocks per SM (64 a "
-                              "thread)",
-                      .role = Role::variant,
-                      .variant_of = "row_reuse",
-                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
-                                  {"stages", 2}, {"blocks_per_sm", 4}}},
-                      .block_threads = 256},
-             .unsupported = float_square_masks_fit,
-             .launch = launch_pipelined_2d<4>},
       Rung2d{.info = {.name = "row_reuse_bulk",
                       .idea = "the stage handed to the bulk copy engine (cp.async.bulk, one copy "
                               "per row, issued by one warp; an mbarrier says when it has landed): "

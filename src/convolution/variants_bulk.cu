@@ -6,7 +6,11 @@
 // the rings slower everywhere. Kept as the measured case (docs/convolution.md); the library
 // stages with the threads.
 // Beside them, the threads' own staging pipelined across tiles (pipelined.cuh): the other way to
-// keep a block's copies in flight while it computes.
+// keep a block's copies in flight while it computes. Measured slower too (`ladder tune
+// convolution`, H100, 2026-11-27, bench/results/convolution-lean-tune-h100-2026-11-27-r2.md):
+// 223.4, 226.3, 238.5, 246.8 and 678.1 us at 3 x 3 .. 15 x 15 against row_reuse's 201.2, 203.0,
+// 208.8, 247.7 and 613.8; registers for 4 blocks per SM instead of 5 were slower still (228.9 ..
+// 692.2 us).
 #include "convolution/api_dispatch.hpp"
 #include "convolution/bulk.cuh"
 #include "convolution/pipelined.cuh"
@@ -62,7 +66,6 @@ template <int MinBlocks> void launch_pipelined_2d(const Buffers2d& b, cudaStream
   }
 }
 
-template void launch_pipelined_2d<4>(const Buffers2d&, cudaStream_t);
 template void launch_pipelined_2d<5>(const Buffers2d&, cudaStream_t);
 
 template void launch_bulk_2d<1, true>(const Buffers2d&, cudaStream_t);
