@@ -53,11 +53,16 @@ template <class V> LADDER_CONV_HD bool rows_aligned_to(const void* p, std::int64
 // output tile is TX K scalars wide and TY RY rows high. MinBlocks: the blocks per SM the compiler
 // must leave registers for (__launch_bounds__). StreamingStores: results stored with the
 // evict-first hint (st.global.cs): the output is not read again, so its lines need not displace
-// the input's halo rows, which the next row of tiles reads again from L2.
-template <int TX_, int TY_, int K_, int RY_, int MinBlocks_ = 1, bool StreamingStores_ = false>
+// the input's halo rows, which the next row of tiles reads again from L2. StageAlign: the bytes
+// to which a staged row's start is aligned in the image (16: a 16-byte access; 32: an L2 sector,
+// so that no sector of a row is fetched half by one warp's copy and half by another's).
+template <int TX_, int TY_, int K_, int RY_, int MinBlocks_ = 1, bool StreamingStores_ = false,
+          int StageAlign_ = 16>
 struct TileShape {
   static constexpr int tx = TX_, ty = TY_, k = K_, ry = RY_, min_blocks = MinBlocks_;
   static constexpr bool streaming_stores = StreamingStores_;
+  static constexpr int stage_align = StageAlign_;
+  static_assert(StageAlign_ % 16 == 0, "staged rows start on whole 16-byte accesses");
   static constexpr int threads = tx * ty;
   static constexpr int tile_w = tx * k;
   static constexpr int tile_h = ty * ry;
@@ -73,8 +78,11 @@ struct TileShape {
 using ShapeF32 = TileShape<32, 8, 4, 4>;
 // Float images of one channel with masks 7 and 9 wide: the same tile with registers capped for 8
 // blocks per SM (32 a thread; 64 and 40 uncapped). `ladder tune convolution`, H200, 2026-11-26:
-// see launch_library_width (api.cu).
-using ShapeF32Capped = TileShape<32, 8, 4, 4, 8>;
+// see launch_library_width (api.cu). Staged rows start on a 32-byte L2 sector (8 floats of halo
+// staged on each side where 3 or 4 are needed): with 16-byte starts Nsight Compute counted 10.6 M
+// of the 7 x 7 kernel's 29.5 M L2 sectors as excess, about as many as its stages' reads need
+// (H100, 2026-11-27, L2 throughput at 81% of its peak).
+using ShapeF32Capped = TileShape<32, 8, 4, 4, 8, false, 32>;
 using ShapeU8 = TileShape<32, 8, 4, 4>;
 using Shape1d = TileShape<256, 1, 4, 1>;
 
@@ -102,9 +110,9 @@ enum class Staging { scalar, vector, vector_interior, interior_lean };
 template <class T> constexpr int vector_scalars = 16 / static_cast<int>(sizeof(T));
 
 // Where a tile's scalars sit in shared memory (as floats). The staged row starts R scalars left of
-// the tile (R = the halo rounded up to whole 16-byte global accesses) so that every global chunk
-// is 16-byte aligned when the row is, and every thread's window starts on a float4; a thread's
-// first tap is D = R - halo scalars into its window.
+// the tile (R = the halo rounded up to whole 16-byte global accesses, or to the shape's
+// stage_align) so that every global chunk is 16-byte aligned when the row is, and every thread's
+// window starts on a float4; a thread's first tap is D = R - halo scalars into its window.
 struct StageGeometry {
   int halo;   // mask_width / 2 x C scalars on each side
   int r;      // halo rounded up to a multiple of the global vector
@@ -115,7 +123,7 @@ struct StageGeometry {
 template <class T, int C, class S>
 __host__ __device__ constexpr StageGeometry stage_geometry(int mask_width) {
   const int halo = mask_width / 2 * C;
-  const int r = round_up(halo, vector_scalars<T>);
+  const int r = round_up(halo, S::stage_align / static_cast<int>(sizeof(T)));
   return {halo, r, r - halo, S::tile_w + 2 * r};
 }
 

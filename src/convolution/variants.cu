@@ -1222,6 +1222,18 @@ std::span<const Rung2d> registry_2d() {
              .unsupported = float_images_only,
              .launch = launch_row_reuse_shape_2d<conv_detail::ShapeF32,
                                                  conv_detail::Staging::interior_lean>},
+      Rung2d{.info = {.name = "row_reuse_lean_8_blocks",
+                      .idea = "row_reuse_lean with registers for 8 blocks per SM, the staged "
+                              "rows starting on 16-byte boundaries (the library's 7 x 7 and 9 x 9 "
+                              "start them on 32-byte L2 sectors)",
+                      .role = Role::variant,
+                      .variant_of = "row_reuse",
+                      .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
+                                  {"blocks_per_sm", 8}, {"interior_staging", 2}}},
+                      .block_threads = 256},
+             .unsupported = float_images_only,
+             .launch = launch_row_reuse_shape_2d<conv_detail::TileShape<32, 8, 4, 4, 8>,
+                                                 conv_detail::Staging::interior_lean>},
       Rung2d{.info = {.name = "row_reuse_7_blocks",
                       .idea = "registers capped for 7 blocks per SM (36 a thread)",
                       .role = Role::variant,
