@@ -69,9 +69,13 @@ inline constexpr int lean_widest = 15;
 // SM). `ladder tune convolution`, H200, 2026-11-26, 8192^2, capped against uncapped in one run:
 // 7 x 7 184.8 against 192.6 us (64 registers uncapped), 9 x 9 244.9 against 250.8 us; 3 x 3 and
 // 5 x 5 lost (152.9 against 148.7 us, 154.4 against 152.1); 15 x 15 (609.9 against 615.5 us)
-// spills 56 bytes a thread capped and stays uncapped.
+// spilled 56 bytes a thread capped and stayed uncapped until the lean staging: capped, it spills
+// 48 bytes and still runs faster (`ladder tune convolution`, H100, 2026-11-27,
+// bench/results/convolution-lean-tune-h100-2026-11-27-r4.md: row_reuse_lean_8_blocks, whose
+// 15 x 15 kernel's SASS is this one's (its 7-float halo rounds to 8 floats with 16- or 32-byte
+// row starts), 583.5 us against the uncapped library's 610.4).
 template <class T, int C, int MW> constexpr bool capped_registers() {
-  return sizeof(T) == 4 && C == 1 && (MW == 7 || MW == 9);
+  return sizeof(T) == 4 && C == 1 && (MW == 7 || MW == 9 || MW == 15);
 }
 
 // Row reuse (bit for bit the mask-row loop, faster at every case timed: H200, 2026-11-25, float

@@ -81,7 +81,10 @@ using ShapeF32 = TileShape<32, 8, 4, 4>;
 // see launch_library_width (api.cu). Staged rows start on a 32-byte L2 sector (8 floats of halo
 // staged on each side where 3 or 4 are needed): with 16-byte starts Nsight Compute counted 10.6 M
 // of the 7 x 7 kernel's 29.5 M L2 sectors as excess, about as many as its stages' reads need
-// (H100, 2026-11-27, L2 throughput at 81% of its peak).
+// (H100, 2026-11-27, L2 throughput at 81% of its peak), and none with 32-byte starts. `ladder tune
+// convolution` (H100, 2026-11-27, bench/results/convolution-lean-tune-h100-2026-11-27-r4.md):
+// 7 x 7 192.7 against 209.0 us, 9 x 9 237.2 against 247.8 (row_reuse_lean_8_blocks: 16-byte
+// starts); at 15 x 15 the two are one kernel (a 7-float halo rounds to 8 floats either way).
 using ShapeF32Capped = TileShape<32, 8, 4, 4, 8, false, 32>;
 using ShapeU8 = TileShape<32, 8, 4, 4>;
 using Shape1d = TileShape<256, 1, 4, 1>;
