@@ -1141,8 +1141,10 @@ std::span<const Rung2d> registry_2d() {
                       .idea = "+ each input row read once per thread and applied to every output "
                               "row it feeds: RY + MW - 1 window reads instead of RY x MW",
                       .role = Role::beyond,
+                      // The library's staged kernel: its staging and registers per width are
+                      // api.cu's (launch_library_width), so no staging parameter here.
                       .params = {{{"tile_scalars", 128}, {"tile_rows", 32}, {"threads", 256},
-                                  {"vector_bytes", 16}, {"interior_staging", 0}}},
+                                  {"vector_bytes", 16}}},
                       .block_threads = 256},
              .unsupported = any_2d,
              .launch = launch_row_reuse_2d<Border::zero>},
