@@ -17,6 +17,7 @@
 #include "convolution/variants_parts.hpp"
 
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace ladder::lab::convolution {
@@ -34,36 +35,37 @@ void launch_bulk_width(const conv_detail::ImageArgs& a, const conv_detail::MaskP
   conv_detail::launch_bulk<MW, Shape, Stages>(a, mask, s);
 }
 
+// This file's rungs compile the widths float_square_masks_fit accepts: calls
+// launch(std::integral_constant<int, MW>{}, args, mask) for the problem's mask width MW.
+template <class Launch>
+void launch_square_width(const Buffers2d& b, const char* rung, Launch&& launch) {
+  const Problem2d& p = b.problem;
+  const conv_detail::ImageArgs a = image_args(b, Border::zero);
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  switch (p.mask_width) {
+  case 3: return launch(std::integral_constant<int, 3>{}, a, mask);
+  case 5: return launch(std::integral_constant<int, 5>{}, a, mask);
+  case 7: return launch(std::integral_constant<int, 7>{}, a, mask);
+  case 9: return launch(std::integral_constant<int, 9>{}, a, mask);
+  case 15: return launch(std::integral_constant<int, 15>{}, a, mask);
+  default: throw std::logic_error(std::string(rung) + ": unsupported mask");
+  }
+}
+
 } // namespace
 
 template <int Stages, bool LibraryShape>
 void launch_bulk_2d(const Buffers2d& b, cudaStream_t s) {
-  const Problem2d& p = b.problem;
-  const conv_detail::ImageArgs a = image_args(b, Border::zero);
-  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  switch (p.mask_width) {
-  case 3: return launch_bulk_width<3, Stages, LibraryShape>(a, mask, s);
-  case 5: return launch_bulk_width<5, Stages, LibraryShape>(a, mask, s);
-  case 7: return launch_bulk_width<7, Stages, LibraryShape>(a, mask, s);
-  case 9: return launch_bulk_width<9, Stages, LibraryShape>(a, mask, s);
-  case 15: return launch_bulk_width<15, Stages, LibraryShape>(a, mask, s);
-  default: throw std::logic_error("bulk: unsupported mask");
-  }
+  launch_square_width(b, "bulk", [&](auto mw, const auto& a, const auto& mask) {
+    launch_bulk_width<decltype(mw)::value, Stages, LibraryShape>(a, mask, s);
+  });
 }
 
 template <int MinBlocks> void launch_pipelined_2d(const Buffers2d& b, cudaStream_t s) {
   using Shape = conv_detail::TileShape<32, 8, 4, 4, MinBlocks>;
-  const Problem2d& p = b.problem;
-  const conv_detail::ImageArgs a = image_args(b, Border::zero);
-  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  switch (p.mask_width) {
-  case 3: return conv_detail::launch_pipelined<3, Shape>(a, mask, s);
-  case 5: return conv_detail::launch_pipelined<5, Shape>(a, mask, s);
-  case 7: return conv_detail::launch_pipelined<7, Shape>(a, mask, s);
-  case 9: return conv_detail::launch_pipelined<9, Shape>(a, mask, s);
-  case 15: return conv_detail::launch_pipelined<15, Shape>(a, mask, s);
-  default: throw std::logic_error("pipelined: unsupported mask");
-  }
+  launch_square_width(b, "pipelined", [&](auto mw, const auto& a, const auto& mask) {
+    conv_detail::launch_pipelined<decltype(mw)::value, Shape>(a, mask, s);
+  });
 }
 
 template void launch_pipelined_2d<5>(const Buffers2d&, cudaStream_t);
