@@ -1444,6 +1444,17 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = lanes_fit,
              .launch = launch_lanes_2d_rung<0, 0>},
+      Rung2d{.info = {.name = "lane_halo_row_index",
+                      .idea = "lane_halo with each row's address built from its index (a 64-bit "
+                              "multiply by the pitch, a clamp and a branch a row) rather than "
+                              "stepped by the pitch: the lanes as first measured",
+                      .role = Role::variant,
+                      .variant_of = "lane_halo",
+                      .params = {{{"tile_pixels", 120}, {"tile_rows", 32}, {"threads", 256},
+                                  {"stepped_rows", 0}}},
+                      .block_threads = 256},
+             .unsupported = lanes_fit,
+             .launch = launch_lanes_2d_rung<0, 0, 1, 0, true, false>},
       Rung2d{.info = {.name = "lane_halo_ry2",
                       .idea = "2 rows per thread (16-row tiles)",
                       .role = Role::variant,

@@ -42,17 +42,16 @@ const char* lanes_float_fit(const Problem2d& p) {
 
 namespace {
 
-template <class T, int C, int RY, int MinBlocks, int Walk, int Ahead, int MW = 1>
+template <class T, int C, int RY, int MinBlocks, int Walk, int Ahead, bool StepRows, int MW = 1>
 void launch_lanes_width(const ImageArgs& a, const conv_detail::MaskParam& mask, cudaStream_t s) {
   if constexpr (MW < 9) {
     if (mask.width != MW)
-      return launch_lanes_width<T, C, RY, MinBlocks, Walk, Ahead, MW + 2>(a, mask, s);
+      return launch_lanes_width<T, C, RY, MinBlocks, Walk, Ahead, StepRows, MW + 2>(a, mask, s);
   }
   using Shape = conv_detail::LanesShape<T, C, MW>;
-  if constexpr (RY == 0)
-    conv_detail::launch_lanes_2d<T, C, MW, Shape::ry, Shape::min_blocks, Walk, Ahead>(a, mask, s);
-  else
-    conv_detail::launch_lanes_2d<T, C, MW, RY, MinBlocks, Walk, Ahead>(a, mask, s);
+  constexpr int ry = RY == 0 ? Shape::ry : RY;
+  constexpr int min_blocks = RY == 0 ? Shape::min_blocks : MinBlocks;
+  conv_detail::launch_lanes_2d<T, C, MW, ry, min_blocks, Walk, Ahead, StepRows>(a, mask, s);
 }
 
 // 11h-11j. The lanes streamed down strips of Strip output rows (window.cuh), StreamShape's rows
@@ -80,28 +79,29 @@ template <int Strip> void launch_lanes_stream_rung(const Buffers2d& b, cudaStrea
   launch_lanes_stream_width<Strip>(image_args(b, Border::zero), mask, s);
 }
 
-template <int RY, int MinBlocks, int Walk, int Ahead, bool U8>
+template <int RY, int MinBlocks, int Walk, int Ahead, bool U8, bool StepRows>
 void launch_lanes_2d_rung(const Buffers2d& b, cudaStream_t s) {
   static_assert(!U8 || (Walk == 1 && Ahead == 0), "uint8: no prefetch variants");
   const Problem2d& p = b.problem;
   const ImageArgs a = image_args(b, Border::zero);
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   if (p.element == Element::f32)
-    return launch_lanes_width<float, 1, RY, MinBlocks, Walk, Ahead>(a, mask, s);
+    return launch_lanes_width<float, 1, RY, MinBlocks, Walk, Ahead, StepRows>(a, mask, s);
   if constexpr (U8)
-    launch_lanes_width<std::uint8_t, 3, RY, MinBlocks, 1, 0>(a, mask, s);
+    launch_lanes_width<std::uint8_t, 3, RY, MinBlocks, 1, 0, StepRows>(a, mask, s);
   else
     throw std::logic_error("lanes variant: float images only");
 }
 
-template void launch_lanes_2d_rung<0, 0, 1, 0, true>(const Buffers2d&, cudaStream_t);
-template void launch_lanes_2d_rung<2, 1, 1, 0, true>(const Buffers2d&, cudaStream_t);
-template void launch_lanes_2d_rung<4, 3, 1, 0, true>(const Buffers2d&, cudaStream_t);
-template void launch_lanes_2d_rung<8, 1, 1, 0, true>(const Buffers2d&, cudaStream_t);
-template void launch_lanes_2d_rung<0, 0, 2, 0, false>(const Buffers2d&, cudaStream_t);
-template void launch_lanes_2d_rung<0, 0, 1, 4, false>(const Buffers2d&, cudaStream_t);
-template void launch_lanes_2d_rung<3, 1, 1, 0, false>(const Buffers2d&, cudaStream_t);
-template void launch_lanes_2d_rung<6, 3, 1, 0, false>(const Buffers2d&, cudaStream_t);
+template void launch_lanes_2d_rung<0, 0, 1, 0, true, true>(const Buffers2d&, cudaStream_t);
+template void launch_lanes_2d_rung<0, 0, 1, 0, true, false>(const Buffers2d&, cudaStream_t);
+template void launch_lanes_2d_rung<2, 1, 1, 0, true, true>(const Buffers2d&, cudaStream_t);
+template void launch_lanes_2d_rung<4, 3, 1, 0, true, true>(const Buffers2d&, cudaStream_t);
+template void launch_lanes_2d_rung<8, 1, 1, 0, true, true>(const Buffers2d&, cudaStream_t);
+template void launch_lanes_2d_rung<0, 0, 2, 0, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_lanes_2d_rung<0, 0, 1, 4, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_lanes_2d_rung<3, 1, 1, 0, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_lanes_2d_rung<6, 3, 1, 0, false, true>(const Buffers2d&, cudaStream_t);
 template void launch_lanes_stream_rung<16>(const Buffers2d&, cudaStream_t);
 template void launch_lanes_stream_rung<32>(const Buffers2d&, cudaStream_t);
 template void launch_lanes_stream_rung<64>(const Buffers2d&, cudaStream_t);

@@ -23,8 +23,10 @@ const char* lanes_float_fit(const Problem2d& p);
 // The halo from the neighbouring lanes: the library's shape per mask width (RY == 0) or RY rows a
 // thread with registers for MinBlocks blocks per SM; Walk tiles per block and Ahead rows
 // prefetched (float only). U8: the uint8 RGB kernels compiled too (the float-only variants leave
-// them out: each is some tens of thousands of instructions).
-template <int RY, int MinBlocks, int Walk = 1, int Ahead = 0, bool U8 = Walk == 1 && Ahead == 0>
+// them out: each is some tens of thousands of instructions). StepRows: rows' addresses stepped by
+// the pitch (false: built from each row's index, as the lanes were first measured).
+template <int RY, int MinBlocks, int Walk = 1, int Ahead = 0, bool U8 = Walk == 1 && Ahead == 0,
+          bool StepRows = true>
 void launch_lanes_2d_rung(const Buffers2d& b, cudaStream_t stream);
 
 // The lanes streamed down strips of Strip output rows (float, one channel).

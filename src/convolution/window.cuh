@@ -339,13 +339,26 @@ __device__ __forceinline__ void lanes_load(const ImageArgs& a, std::int64_t ym, 
 }
 
 // The RY + MW - 1 input rows of a thread whose first output row is y, into `own`: the warp's
-// rows wholly inside the image take no border map (a test per warp).
-template <class T, int C, int MW, int RY>
+// rows wholly inside the image take no border map (a test per warp). StepRows: where the rows are
+// also this lane's to load as vectors (the common case), one pointer steps down them by the
+// pitch, two integer adds a row; otherwise each row's address is built from its index (a 64-bit
+// multiply by the pitch, a clamp and a branch: about 20 instructions a row in the SASS at 5 x 5,
+// nvcc 13.0, against the 50 FMAs the row feeds).
+template <class T, int C, int MW, int RY, bool StepRows = true>
 __device__ __forceinline__ void lanes_load_rows(const ImageArgs& a, std::int64_t x, std::int64_t y,
                                                 bool vector,
                                                 lane_vector_t<T> (&own)[RY + MW - 1][C]) {
+  using V = lane_vector_t<T>;
   constexpr int rows = RY + MW - 1, halo = MW / 2;
-  if (y - halo >= 0 && y - halo + rows <= a.height) {
+  const bool rows_inside = y - halo >= 0 && y - halo + rows <= a.height;
+  if (StepRows && rows_inside && vector) {
+    const unsigned char* row = a.in + (y - halo) * a.in_pitch + x * C * sizeof(T);
+#pragma unroll
+    for (int r = 0; r < rows; ++r, row += a.in_pitch)
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        own[r][c] = __ldg(reinterpret_cast<const V*>(row) + c);
+  } else if (rows_inside) {
 #pragma unroll
     for (int r = 0; r < rows; ++r)
       lanes_load<T, C>(a, y - halo + r, x, vector, own[r]);
@@ -382,10 +395,11 @@ __device__ __forceinline__ void lanes_window(const lane_vector_t<T> (&own)[C],
 // whose pixels start inside the image, y inside it): C vectors where `out_vector` (the row is
 // aligned and the four pixels inside), else scalar by scalar up to the image's edge.
 template <class T, int C>
-__device__ __forceinline__ void lanes_store_row(const ImageArgs& a, std::int64_t x, std::int64_t y,
-                                                bool out_vector, const float* acc) {
+__device__ __forceinline__ void lanes_store_row(const ImageArgs& a, std::int64_t x,
+                                                unsigned char* out_row, bool out_vector,
+                                                const float* acc) {
   using V = lane_vector_t<T>;
-  T* row = reinterpret_cast<T*>(a.out + y * a.out_pitch) + x * C;
+  T* row = reinterpret_cast<T*>(out_row) + x * C;
   if (out_vector) {
 #pragma unroll
     for (int c = 0; c < C; ++c)
@@ -401,7 +415,7 @@ __device__ __forceinline__ void lanes_store_row(const ImageArgs& a, std::int64_t
 // The RY output rows from y of a thread's four pixels at column x, from its input rows `own`:
 // each row's window from the neighbouring lanes, then the stores of lanes 1 .. 30 inside the
 // image.
-template <class T, int C, int MW, int RY>
+template <class T, int C, int MW, int RY, bool StepRows = true>
 __device__ __forceinline__ void lanes_compute_store(const ImageArgs& a, const MaskParam& mask,
                                                     std::int64_t x, std::int64_t y, int lane,
                                                     const lane_vector_t<T> (&own)[RY + MW - 1][C]) {
@@ -423,11 +437,14 @@ __device__ __forceinline__ void lanes_compute_store(const ImageArgs& a, const Ma
   if (lane == 0 || lane == 31 || x >= a.width)
     return;
   const bool out_vector = rows_aligned_to<V>(a.out, a.out_pitch) && x + 4 <= a.width;
+  unsigned char* out_row = a.out + y * a.out_pitch;
 #pragma unroll
   for (int o = 0; o < RY; ++o) {
     if (y + o >= a.height)
       break;
-    lanes_store_row<T, C>(a, x, y + o, out_vector, acc[o]);
+    lanes_store_row<T, C>(a, x, StepRows ? out_row : a.out + (y + o) * a.out_pitch, out_vector,
+                          acc[o]);
+    out_row += a.out_pitch;
   }
 }
 
@@ -455,7 +472,9 @@ __device__ __forceinline__ void lanes_prefetch_rows(const ImageArgs& a, std::int
 // The walk is unrolled: as a loop ptxas kept about twice the registers (156 against 74 a thread
 // at 7 x 7, nvcc 13.0). Ahead (Walk 1 only): the rows of the tile Ahead rows of blocks below are
 // asked for instead, for the block that will compute them (launched later in the grid's order).
-template <class T, int C, int MW, int RY, int MinBlocks, int Walk = 1, int Ahead = 0>
+// StepRows: the input and output rows' addresses stepped by the pitch (lanes_load_rows).
+template <class T, int C, int MW, int RY, int MinBlocks, int Walk = 1, int Ahead = 0,
+          bool StepRows = true>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_lanes_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
   static_assert(Walk >= 1 && Ahead >= 0 && (Walk == 1 || Ahead == 0), "walk or prefetch ahead");
@@ -474,12 +493,12 @@ __global__ void __launch_bounds__(256, MinBlocks)
     if (t > 0 && y >= a.height)
       return;
     V own[L::rows][C];
-    lanes_load_rows<T, C, MW, RY>(a, x, y, vector, own);
+    lanes_load_rows<T, C, MW, RY, StepRows>(a, x, y, vector, own);
     if (t + 1 < Walk)
       lanes_prefetch_rows<T, C, MW, RY>(a, x, y + L::tile_h);
     if constexpr (Ahead > 0)
       lanes_prefetch_rows<T, C, MW, RY>(a, x, y + Ahead * L::tile_h);
-    lanes_compute_store<T, C, MW, RY>(a, mask, x, y, lane, own);
+    lanes_compute_store<T, C, MW, RY, StepRows>(a, mask, x, y, lane, own);
   }
 }
 
@@ -497,14 +516,15 @@ template <class T, int C, int MW, int RY, int Walk = 1> bool lanes_2d_fits(std::
 }
 
 // Launches convolve_lanes_2d (width, height > 0; lanes_2d_fits).
-template <class T, int C, int MW, int RY, int MinBlocks, int Walk = 1, int Ahead = 0>
+template <class T, int C, int MW, int RY, int MinBlocks, int Walk = 1, int Ahead = 0,
+          bool StepRows = true>
 void launch_lanes_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using L = Lanes2d<T, C, MW, RY>;
   if (!lanes_2d_fits<T, C, MW, RY, Walk>(a.height))
     throw std::invalid_argument("lanes_2d: more than 65535 rows of blocks");
   const std::int64_t tiles_x = (a.width + L::tile_w - 1) / L::tile_w;
   const std::int64_t blocks_y = lanes_2d_blocks_y<T, C, MW, RY, Walk>(a.height);
-  convolve_lanes_2d<T, C, MW, RY, MinBlocks, Walk, Ahead>
+  convolve_lanes_2d<T, C, MW, RY, MinBlocks, Walk, Ahead, StepRows>
       <<<dim3(static_cast<unsigned>(tiles_x), static_cast<unsigned>(blocks_y)), dim3(L::tx, L::ty),
          0, stream>>>(a, mask);
   LADDER_CUDA(cudaGetLastError());
@@ -644,7 +664,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   };
   const auto store = [&](int q, const float(&sums)[S]) {
     if (stores)
-      lanes_store_row<T, C>(a, x, y0 + q, out_vector, sums);
+      lanes_store_row<T, C>(a, x, a.out + (y0 + q) * a.out_pitch, out_vector, sums);
   };
 #pragma unroll
   for (int r = 0; r < Ahead; ++r)
