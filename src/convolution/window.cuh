@@ -305,11 +305,17 @@ template <class T, int C, int MW, int RY> struct Lanes2d {
 // 4 rows a thread with registers for 3 blocks per SM (56 a thread) 132.2 and 132.1 us, against
 // 136.8 and 145.2 at 2 rows and 134.0 at 8; so 3 x 3 takes 4 rows for 3 blocks. At 5 x 5 the
 // cap changes nothing there (144.2 against 143.8 us).
+//
+// Float 5 x 5 on the H200 since the rows' addresses are stepped by the pitch (lanes_load_rows),
+// against the copy's 129.1 us (2026-11-27, bench/results/convolution-lanes-tune-h200-2026-11-27.md):
+// 8 rows a thread (80 registers, 3 blocks per SM) 140.4 us, 4 rows 142.1, 6 rows for 3 blocks
+// 143.3, 3 rows 151.9; 8 rows read 12 input rows for 8 outputs where 4 read 8 for 4, and the
+// stepped addresses made the extra rows cheap. So float 5 x 5 takes 8 rows.
 template <class T> inline constexpr int lanes_widest = 5;
 template <> inline constexpr int lanes_widest<std::uint8_t> = 7;
 template <class T, int C, int MW> struct LanesShape {
   static constexpr bool u8 = sizeof(T) == 1;
-  static constexpr int ry = u8 && (MW == 3 || MW == 7) ? 2 : 4;
+  static constexpr int ry = u8 && (MW == 3 || MW == 7) ? 2 : !u8 && MW == 5 ? 8 : 4;
   static constexpr int min_blocks = (u8 && MW == 5) || (!u8 && MW == 3) ? 3 : 1;
 };
 
