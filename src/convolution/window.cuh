@@ -397,9 +397,10 @@ __device__ __forceinline__ void lanes_window(const lane_vector_t<T> (&own)[C],
     w[HS + k] = mine[k];
 }
 
-// Stores the 4 C sums `acc` of a thread's four pixels at column x of output row y (a lane 1 .. 30
-// whose pixels start inside the image, y inside it): C vectors where `out_vector` (the row is
-// aligned and the four pixels inside), else scalar by scalar up to the image's edge.
+// Stores the 4 C sums `acc` of a thread's four pixels at column x of the output row that starts at
+// `out_row` (a lane 1 .. 30 whose pixels start inside the image, the row inside it): C vectors
+// where `out_vector` (the row is aligned and the four pixels inside), else scalar by scalar up to
+// the image's edge.
 template <class T, int C>
 __device__ __forceinline__ void lanes_store_row(const ImageArgs& a, std::int64_t x,
                                                 unsigned char* out_row, bool out_vector,
