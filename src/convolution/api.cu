@@ -5,6 +5,7 @@
 // where the window fits in registers; in 1D the unstaged window kernel (window.cuh).
 #include "convolution/api_dispatch.hpp"
 #include "convolution/tiled.cuh"
+#include "convolution/wide.cuh"
 #include "convolution/window.cuh"
 
 #include <cstring>
@@ -152,10 +153,35 @@ bool launch_library_lanes(detail::ConvElement element, const ImageArgs& a, int c
   }
 }
 
+// Float images of one channel with square masks wide_narrowest .. wide_widest wide whose rows are
+// 16-byte aligned take the wide register tile (wide.cuh), its shape from WideShape; returns false
+// for any other image. (Misaligned rows would gather every window scalar by scalar there: the
+// staged kernel takes them.)
+template <int MW = wide_narrowest>
+bool launch_library_wide(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  if constexpr (MW <= wide_widest) {
+    if (mask.width != MW)
+      return launch_library_wide<MW + 2>(a, mask, stream);
+    using Shape = WideShape<MW>;
+    const bool aligned =
+        rows_aligned_to<float4>(a.in, a.in_pitch) && rows_aligned_to<float4>(a.out, a.out_pitch);
+    if (mask.height != MW || !aligned || a.width > std::numeric_limits<int>::max() / 2 ||
+        !wide_2d_fits<MW, Shape::kv, Shape::ry>(a.height))
+      return false;
+    launch_wide_2d<MW, Shape::kv, Shape::ry, Shape::min_blocks, Shape::row_loop>(a, mask, stream);
+    return true;
+  } else {
+    return false;
+  }
+}
+
 void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
                        const MaskParam& mask, cudaStream_t stream) {
-  if (!launch_library_lanes(element, a, channels, mask, stream))
-    launch_library_staged_2d(element, a, channels, mask, stream);
+  if (launch_library_lanes(element, a, channels, mask, stream))
+    return;
+  if (element == detail::ConvElement::f32 && channels == 1 && launch_library_wide(a, mask, stream))
+    return;
+  launch_library_staged_2d(element, a, channels, mask, stream);
 }
 
 void launch_library_staged_2d(detail::ConvElement element, const ImageArgs& a, int channels,

@@ -32,6 +32,14 @@ void launch_lanes_2d_rung(const Buffers2d& b, cudaStream_t stream);
 // The lanes streamed down strips of Strip output rows (float, one channel).
 template <int Strip> void launch_lanes_stream_rung(const Buffers2d& b, cudaStream_t stream);
 
+// The wide register tiles straight from L1 (wide.cuh): KV float4s a row and RY rows a thread with
+// registers for MinBlocks blocks per SM, unrolled or looping over the mask's rows (RowLoop), or
+// the library's shape per width (KV, RY, MinBlocks 0). Float images of one channel, square masks
+// 3 .. 9 (wide_fit: nullptr, else why not).
+const char* wide_fit(const Problem2d& p);
+template <int KV, int RY, int MinBlocks, bool RowLoop>
+void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
+
 // Row reuse staged by bulk copies, a ring of Stages stages per block (1: one tile per block).
 // LibraryShape: registers capped at 7 x 7 and 9 x 9, as the library's staged kernel's are (for 6
 // blocks per SM here, where 8 spills); otherwise the compiler's own choice at every width.

@@ -12,6 +12,7 @@
 #include "convolution/bulk.cuh"
 #include "convolution/column.cuh"
 #include "convolution/pipelined.cuh"
+#include "convolution/wide.cuh"
 #include "convolution/window.cuh"
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
@@ -342,7 +343,7 @@ TEST(Convolve2d, EmptyImagesAreNoOps) {
 }
 
 // Images whose inner tiles take the library's interior staging and stores (convolution/tiled.cuh,
-// Staging::interior_lean: masks up to 9 wide): aligned starts, pitches a multiple of 16 bytes
+// Staging::interior_lean: masks up to 9 wide), or its wide register tiles' interior path: aligned starts, pitches a multiple of 16 bytes
 // (with and without padding) and several tiles each way, so that interior and edge tiles meet.
 TEST(Convolve2d, InteriorTilesOfAlignedImagesAreExact) {
   std::mt19937 rng(11);
@@ -355,6 +356,10 @@ TEST(Convolve2d, InteriorTilesOfAlignedImagesAreExact) {
           const Case c{304, 100, channels, mw, mh, extra, 0};
           library_case<float>(c, border, rng);
           library_case<std::uint8_t>(c, border, rng);
+          // Float square masks of 7 and 9 take the wide register tile (convolution/wide.cuh),
+          // whose warps span 256 columns: interior warps need a wider image.
+          if (channels == 1)
+            library_case<float>({1040, 140, 1, mw, mw, extra, 0}, border, rng);
         }
 }
 
@@ -471,6 +476,48 @@ TEST(ConvolutionLanes, Uint8EveryChannelCountBorderWidthPitchAndAlignment) {
   lanes_cases<std::uint8_t, 3, 2, 1>(rng);
   lanes_cases<std::uint8_t, 3, 8, 1>(rng);
   lanes_cases<std::uint8_t, 4, 4, 1>(rng);
+}
+
+// The wide register tiles (convolution/wide.cuh) at the shapes the lab and the library use,
+// unrolled and looping over the mask's rows: warps
+// wholly inside the image (the interior path) beside edge warps whose lanes load vectors or gather
+// through the border policy, widths that end inside a thread's 4 KV pixels, a pointer 4 bytes off
+// and a pitch off 16 bytes (every lane gathers), padded pitches, images narrower than a thread's
+// window and shorter than the mask, 1 x 1.
+template <int KV, int RY, int MinBlocks, bool RowLoop> void wide_cases(std::mt19937& rng) {
+  const std::vector<Case> cases = {{1, 1, 1, 3, 3, 0, 0},       {67, 45, 1, 5, 5, 0, 0},
+                                   {528, 101, 1, 7, 7, 0, 0},   {528, 101, 1, 7, 7, 0, 4},
+                                   {1100, 150, 1, 9, 9, 64, 0}, {1100, 150, 1, 7, 7, 0, 0},
+                                   {777, 130, 1, 7, 7, 0, 0},   {781, 77, 1, 9, 9, 8, 0},
+                                   {5, 97, 1, 7, 7, 0, 0},      {130, 3, 1, 9, 9, 0, 0},
+                                   {3, 2, 1, 5, 5, 0, 0},       {1030, 70, 1, 3, 3, 16, 0}};
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (const Case& c : cases) {
+      Harness<float> h(c, rng);
+      const conv_detail::ImageArgs a = h.image_args(border);
+      const auto mask = conv_detail::make_mask_param(h.mask.data(), c.mw, c.mh);
+      const auto got = h.run([&](cudaStream_t s) {
+        switch (c.mw) {
+        case 3: return conv_detail::launch_wide_2d<3, KV, RY, MinBlocks, RowLoop>(a, mask, s);
+        case 5: return conv_detail::launch_wide_2d<5, KV, RY, MinBlocks, RowLoop>(a, mask, s);
+        case 7: return conv_detail::launch_wide_2d<7, KV, RY, MinBlocks, RowLoop>(a, mask, s);
+        default: return conv_detail::launch_wide_2d<9, KV, RY, MinBlocks, RowLoop>(a, mask, s);
+        }
+      });
+      EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
+          << h.label() << " " << 4 * KV << " pixels x " << RY << " rows a thread"
+          << (RowLoop ? ", row loop " : " ")
+          << lab::convolution::border_name(border);
+    }
+}
+
+TEST(ConvolutionWide, EveryBorderWidthPitchAndAlignment) {
+  std::mt19937 rng(84);
+  wide_cases<1, 8, 3, false>(rng);
+  wide_cases<2, 8, 2, false>(rng);
+  wide_cases<2, 4, 3, false>(rng);
+  wide_cases<1, 8, 4, false>(rng);
+  wide_cases<2, 8, 2, true>(rng);
 }
 
 // The streamed lanes (convolution/window.cuh) under every border policy: strips of 1, 3, 20 and

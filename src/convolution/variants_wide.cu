@@ -1,0 +1,56 @@
+// The wide register tiles straight from L1 (wide.cuh), compiled in their own translation unit:
+// each kernel is a few thousand fused multiply-adds unrolled, twice (the interior and the edges).
+#include "convolution/api_dispatch.hpp"
+#include "convolution/variants_parts.hpp"
+#include "convolution/wide.cuh"
+
+#include <stdexcept>
+
+namespace ladder::lab::convolution {
+
+namespace {
+
+// KV, RY, MinBlocks == 0: the library's shape at this width (WideShape).
+template <int KV, int RY, int MinBlocks, bool RowLoop, int MW = 3>
+void launch_wide_width(const conv_detail::ImageArgs& a, const conv_detail::MaskParam& mask,
+                       cudaStream_t s) {
+  if constexpr (MW < 9) {
+    if (mask.width != MW)
+      return launch_wide_width<KV, RY, MinBlocks, RowLoop, MW + 2>(a, mask, s);
+  }
+  if (mask.width != MW)
+    throw std::logic_error("wide_window: unsupported mask");
+  using Shape = conv_detail::WideShape<MW>;
+  constexpr int kv = KV == 0 ? Shape::kv : KV, ry = RY == 0 ? Shape::ry : RY;
+  constexpr int min_blocks = MinBlocks == 0 ? Shape::min_blocks : MinBlocks;
+  constexpr bool row_loop = KV == 0 ? Shape::row_loop : RowLoop;
+  conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop>(a, mask, s);
+}
+
+} // namespace
+
+// Float images of one channel, square masks 3 .. 9 wide (one float4 of halo a side).
+const char* wide_fit(const Problem2d& p) {
+  return p.element == Element::f32 && p.channels == 1 && p.mask_width == p.mask_height &&
+                 p.mask_width >= 3 && p.mask_width <= 9
+             ? nullptr
+             : "float images of one channel, square masks 3 x 3 to 9 x 9";
+}
+
+template <int KV, int RY, int MinBlocks, bool RowLoop>
+void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  launch_wide_width<KV, RY, MinBlocks, RowLoop>(image_args(b, Border::zero), mask, s);
+}
+
+template void launch_wide_rung<0, 0, 0, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 8, 2, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 4, 3, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 8, 2, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 8, 4, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 6, 4, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 4, 5, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 4, 4, false>(const Buffers2d&, cudaStream_t);
+
+} // namespace ladder::lab::convolution

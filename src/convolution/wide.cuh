@@ -1,0 +1,226 @@
+// 2D, float, one channel: a wide register tile per thread, straight from L1. Each thread computes
+// KV float4s of outputs (4 KV pixels of a row) in each of RY rows, and walks the RY + MW - 1 input
+// rows they need once each (row reuse, apply_input_row), reading each row's window as
+// KV + 2 H4 16-byte loads (H4 = ceil(halo / 4)): the neighbours' float4s of the halo come from L1,
+// requested by the same warp's other loads. No shared memory, no barrier, no shuffle.
+//
+// Why wider than the window kernel (window.cuh, one float4 a row): from 7 x 7 on the FMAs bound
+// the time, and what costs is every instruction around them. At KV = 2, RY = 8 and 7 x 7 a thread
+// issues 14 rows x 4 loads and 16 vector stores around 3136 FMAs (64 outputs x 49 taps), where the
+// staged kernel spends about a quarter of its instructions on staging, shared loads, stores and
+// its loop (docs/convolution.md, "What holds 7 x 7 on the H200"). The price is registers: 64 sums
+// and a row or two of windows in flight, so two blocks of 256 threads per SM.
+//
+// Edges without a slow block: rows outside the image (a test per warp: its lanes share their rows)
+// are mapped through the border policy row by row; a thread whose window reaches past the left or
+// right edge, or whose rows are not 16-byte aligned, gathers its window scalar by scalar through
+// the border policy; every other thread of the warp keeps its vector loads. Stores are vectors
+// where the row is aligned and the thread's pixels lie inside, else scalar up to the edge. The
+// sums run mask rows in order and taps left to right, as every other path: bit for bit the same.
+#pragma once
+
+#include "convolution/window.cuh"
+
+#include <limits>
+#include <stdexcept>
+
+namespace ladder::conv_detail {
+
+template <int MW, int KV, int RY> struct Wide2d {
+  static_assert(MW % 2 == 1 && MW <= 17, "odd masks up to 17 wide");
+  static_assert(KV >= 1 && RY >= 1, "float4s a row and rows a thread");
+  static constexpr int tx = 32, ty = 8, threads = tx * ty;
+  static constexpr int halo = MW / 2;
+  static constexpr int h4 = (halo + 3) / 4;       // float4s of halo on each side
+  static constexpr int d = 4 * h4 - halo;         // the first tap's offset in the window
+  static constexpr int loads = KV + 2 * h4;       // 16-byte loads per row
+  static constexpr int rows = RY + MW - 1;        // input rows a thread reads
+  static constexpr int tile_w = tx * 4 * KV, tile_h = ty * RY;
+};
+
+// The window columns of a thread whose first output column is x, through the border policy
+// (-1: a zero), for the threads at the image's left and right edges.
+template <int MW, int KV, int RY>
+__device__ __forceinline__ void wide_columns(const ImageArgs& a, std::int64_t x,
+                                             int (&cols)[4 * Wide2d<MW, KV, RY>::loads]) {
+  using W = Wide2d<MW, KV, RY>;
+#pragma unroll
+  for (int s = 0; s < 4 * W::loads; ++s)
+    cols[s] = static_cast<int>(border_index(x - 4 * W::h4 + s, a.width, a.border));
+}
+
+// Input row r of the window of a thread whose first output row is y and first column x (row
+// y - halo + r of the image): `loads` vector loads from `row` (the row's start) where Interior,
+// else the row mapped through the border policy, vector loads where `vector` and the row is
+// inside, else the window gathered through `cols`.
+template <int MW, int KV, int RY, bool Interior>
+__device__ __forceinline__ void wide_load_window(const ImageArgs& a, const unsigned char* row,
+                                                 int r, std::int64_t x, std::int64_t y,
+                                                 bool vector, const int* cols,
+                                                 float4 (&win)[Wide2d<MW, KV, RY>::loads]) {
+  using W = Wide2d<MW, KV, RY>;
+  std::int64_t ym = 0;
+  if constexpr (!Interior) {
+    ym = border_index(y - W::halo + r, a.height, a.border);
+    row = a.in + (ym < 0 ? 0 : ym) * a.in_pitch;
+  }
+  if (Interior || (vector && ym >= 0)) {
+    const auto* p = reinterpret_cast<const float4*>(row) + x / 4 - W::h4;
+#pragma unroll
+    for (int j = 0; j < W::loads; ++j)
+      win[j] = __ldg(p + j);
+  } else {
+    const auto* in_row = reinterpret_cast<const float*>(row);
+    float* e = reinterpret_cast<float*>(win);
+#pragma unroll
+    for (int s = 0; s < 4 * W::loads; ++s)
+      e[s] = ym < 0 || cols[s] < 0 ? 0.0f : in_row[cols[s]];
+  }
+}
+
+// The RY output rows from y of a thread's 4 KV pixels at column x. Interior: the warp's rows and
+// every lane's window lie inside the image and are aligned, and its outputs too; the row pointer
+// steps by the pitch, each row is `loads` vector loads, the stores are vectors, nothing is
+// tested. Otherwise each row is mapped through the border policy, lanes whose window is inside and
+// aligned (`vector`) load vectors and the others gather their window through `cols`, and the
+// stores stop at the image's edges.
+//
+// RowLoop false: the RY + MW - 1 input rows unrolled, each read once and applied to every output
+// row it feeds. RowLoop true: a loop over the mask's rows j, each step reading the RY input rows
+// j .. j + RY - 1 (again: L1 holds them) and applying mask row j to every output row: MW times
+// the loads, and a loop body of RY x 4 KV x MW fused multiply-adds instead of the whole tile
+// unrolled (at 8 x 8 and 7 x 7 the unrolled tile is some 53 KB of SASS, past what the SM's
+// instruction caches hold). Both sum mask rows in order and taps left to right.
+template <int MW, int KV, int RY, bool Interior, bool RowLoop>
+__device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& mask,
+                                          std::int64_t x, std::int64_t y, bool vector,
+                                          const int* cols) {
+  using W = Wide2d<MW, KV, RY>;
+  constexpr int K = 4 * KV;
+  float acc[RY][K];
+#pragma unroll
+  for (int o = 0; o < RY; ++o)
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      acc[o][k] = 0.0f;
+  const unsigned char* top = a.in + (Interior ? (y - W::halo) * a.in_pitch : 0);
+  if constexpr (RowLoop) {
+#pragma unroll 1
+    for (int j = 0; j < MW; ++j) {
+      float m[MW]; // mask row j
+#pragma unroll
+      for (int i = 0; i < MW; ++i)
+        m[i] = mask.w[j * MW + i];
+      const unsigned char* row = top + j * a.in_pitch;
+#pragma unroll
+      for (int o = 0; o < RY; ++o, row += a.in_pitch) {
+        float4 win[W::loads];
+        wide_load_window<MW, KV, RY, Interior>(a, row, j + o, x, y, vector, cols, win);
+        const float* w = reinterpret_cast<const float*>(win) + W::d;
+#pragma unroll
+        for (int i = 0; i < MW; ++i)
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            acc[o][k] = __fmaf_rn(m[i], w[k + i], acc[o][k]);
+      }
+    }
+  } else {
+    const unsigned char* row = top;
+#pragma unroll
+    for (int r = 0; r < W::rows; ++r, row += a.in_pitch) {
+      float4 win[W::loads];
+      wide_load_window<MW, KV, RY, Interior>(a, row, r, x, y, vector, cols, win);
+      apply_input_row<MW>(acc, mask, reinterpret_cast<const float*>(win) + W::d, r);
+    }
+  }
+  unsigned char* out_row = a.out + y * a.out_pitch;
+  const bool out_vector =
+      Interior || (rows_aligned_to<float4>(a.out, a.out_pitch) && x + K <= a.width);
+#pragma unroll
+  for (int o = 0; o < RY; ++o, out_row += a.out_pitch) {
+    if (!Interior && y + o >= a.height)
+      break;
+    auto* out = reinterpret_cast<float*>(out_row) + x;
+    if (out_vector) {
+#pragma unroll
+      for (int v = 0; v < KV; ++v)
+        reinterpret_cast<float4*>(out)[v] = pack4(acc[o] + 4 * v);
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (x + k < a.width)
+          out[k] = acc[o][k];
+    }
+  }
+}
+
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop>
+__global__ void __launch_bounds__(256, MinBlocks)
+    convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
+  using W = Wide2d<MW, KV, RY>;
+  constexpr int K = 4 * KV;
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * W::tile_w + threadIdx.x * K;
+  const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * W::tile_h + threadIdx.y * RY;
+  if (y >= a.height)
+    return; // the whole warp: its lanes share y
+  const bool vector = rows_aligned_to<float4>(a.in, a.in_pitch) && x - 4 * W::h4 >= 0 &&
+                      x + K + 4 * W::h4 <= a.width;
+  const bool interior = __all_sync(0xffffffffu, vector) &&
+                        rows_aligned_to<float4>(a.out, a.out_pitch) && y - W::halo >= 0 &&
+                        y - W::halo + W::rows <= a.height;
+  if (interior)
+    return wide_tile<MW, KV, RY, true, RowLoop>(a, mask, x, y, true, nullptr);
+  if (x >= a.width)
+    return; // no output: the lanes share nothing
+  int cols[4 * W::loads];
+  wide_columns<MW, KV, RY>(a, x, cols);
+  wide_tile<MW, KV, RY, false, RowLoop>(a, mask, x, y, vector, cols);
+}
+
+// The library's shape per mask width (api.cu takes this kernel for float images of one channel
+// from wide_narrowest to wide_widest, rows 16-byte aligned): KV float4s a row, RY rows a thread,
+// registers for MinBlocks blocks per SM, the row loop or the unrolled tile. `ladder tune
+// convolution -s 8192x8192`, H200, 2026-11-27, against the copy's 129.7 us
+// (bench/results/convolution-wide-tune-h200-2026-11-27.md, where wide_window was the 8 x 8 tile
+// and wide_window_4px today's wide_window): 4 pixels x 8 rows unrolled (80 registers, 3 blocks
+// per SM) 168.1 us at 7 x 7, where the library's staged kernel took 179.7; 8 x 8 (128 registers,
+// 2 blocks) 237.4, 8 x 4 (3 blocks) 178.8, 8 x 6 198.4, 12 x 4 220.0. Again on another H200
+// (-r2.md): 4 x 8 168.3 against the staged 180.1; the row loop slower at every shape (8 x 8
+// 336.3, 4 x 8 313.3, 4 x 16 357.6), so it is not the instruction cache that holds the unrolled
+// 8 x 8 tile back: each step's loads wait with nothing unrolled to hide them. At 9 x 9 the staged
+// kernel kept the lead (235.3 and 235.6 us against 256.4 and 256.2 for 4 x 8), and at 3 x 3 and
+// 5 x 5 the lanes (132.3 and 141.2 us against 138.2 and 144.7).
+inline constexpr int wide_narrowest = 7, wide_widest = 7;
+template <int MW> struct WideShape {
+  static constexpr int kv = 1, ry = 8, min_blocks = 3;
+  static constexpr bool row_loop = false;
+};
+
+// Blocks along y of convolve_wide_2d for an image of this height.
+template <int MW, int KV, int RY> std::int64_t wide_2d_blocks_y(std::int64_t height) {
+  using W = Wide2d<MW, KV, RY>;
+  return (height + W::tile_h - 1) / W::tile_h;
+}
+
+// Whether convolve_wide_2d can take an image of this height (its grid's rows of blocks).
+template <int MW, int KV, int RY> bool wide_2d_fits(std::int64_t height) {
+  return wide_2d_blocks_y<MW, KV, RY>(height) <= 65535;
+}
+
+// Launches convolve_wide_2d for a square mask of width MW (width, height > 0; wide_2d_fits).
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false>
+void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  using W = Wide2d<MW, KV, RY>;
+  if (!wide_2d_fits<MW, KV, RY>(a.height))
+    throw std::invalid_argument("wide_2d: more than 65535 rows of blocks");
+  if (a.width > std::numeric_limits<int>::max() / 2) // the edge threads' columns are ints
+    throw std::invalid_argument("wide_2d: rows wider than 2^30 pixels");
+  const std::int64_t tiles_x = (a.width + W::tile_w - 1) / W::tile_w;
+  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop>
+      <<<dim3(static_cast<unsigned>(tiles_x),
+              static_cast<unsigned>(wide_2d_blocks_y<MW, KV, RY>(a.height))),
+         dim3(W::tx, W::ty), 0, stream>>>(a, mask);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+} // namespace ladder::conv_detail
