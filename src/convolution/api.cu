@@ -1,6 +1,7 @@
 // ladder::convolve2d and ladder::convolve1d: argument checks, then in 2D the lane-halo kernel
 // (src/convolution/window.cuh) for float images of one channel and uint8 images of 1, 3 or 4
-// channels with small square masks, and the tiled register-blocked kernel with 16-byte staging and
+// channels with small square masks, the wide register tile (src/convolution/wide.cuh) for float
+// images of one channel at 7 x 7, and the tiled register-blocked kernel with 16-byte staging and
 // row reuse (src/convolution/tiled.cuh) for everything else, its mask width fixed at compile time
 // where the window fits in registers; in 1D the unstaged window kernel (window.cuh).
 #include "convolution/api_dispatch.hpp"

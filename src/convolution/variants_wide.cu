@@ -48,9 +48,5 @@ template void launch_wide_rung<0, 0, 0, false>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<2, 8, 2, false>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<2, 4, 3, false>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<2, 8, 2, true>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 4, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 6, 4, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 4, 5, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<2, 4, 4, false>(const Buffers2d&, cudaStream_t);
 
 } // namespace ladder::lab::convolution
