@@ -1,6 +1,7 @@
 #include "convolution/reference.hpp"
 
 #include "convolution/border.hpp"
+#include "core/sizes.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -167,6 +168,15 @@ int parse_width(std::string_view text, std::string_view spec, std::string_view w
 }
 
 } // namespace
+
+ImageSize parse_image_size(std::string_view text, std::string_view what) {
+  const auto colon = text.find(':');
+  const Extent2d e = parse_extent(text.substr(0, colon), what);
+  ImageSize size{e.rows, e.cols};
+  if (colon != std::string_view::npos)
+    size.mask = parse_width(text.substr(colon + 1), text, what);
+  return size;
+}
 
 NamedMask named_mask(std::string_view spec, std::string_view what) {
   const auto colon = spec.find(':');

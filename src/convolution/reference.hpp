@@ -55,6 +55,14 @@ struct NamedMask {
 };
 NamedMask named_mask(std::string_view spec, std::string_view what = "--mask");
 
+// A 2D size of the study: "ROWSxCOLS" (the mask sweep runs on the image) or "ROWSxCOLS:MASK"
+// (one square mask, its width odd, 1 .. 31). Throws std::invalid_argument naming `what`.
+struct ImageSize {
+  std::int64_t rows = 0, cols = 0;
+  int mask = 0; // 0: every width of the sweep
+};
+ImageSize parse_image_size(std::string_view text, std::string_view what = "--size");
+
 // The border named "zero", "clamp", "reflect" or "wrap".
 Border parse_border(std::string_view name, std::string_view what = "--border");
 std::string_view border_name(Border border);

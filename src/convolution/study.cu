@@ -20,7 +20,7 @@ namespace ladder::lab::convolution {
 
 namespace {
 
-void check_size(std::string_view text) { (void)parse_extent(text, "--size"); }
+void check_size(std::string_view text) { (void)parse_image_size(text, "--size"); }
 
 // `--image`: a PNG read through libpng (gray, RGB or RGBA), the 2D ladder's uint8 input.
 PngImage load_picture(const std::string& path) {
@@ -131,10 +131,10 @@ std::vector<Case2d> cases_2d(const RunContext& ctx) {
     return out;
   }
   if (!ctx.options.sizes.empty()) {
-    for (const auto& size : ctx.options.sizes) {
-      const Extent2d e = parse_extent(size, "--size");
-      for (int m : sweep_masks(ctx))
-        out.push_back({f32(e.cols, e.rows, m), ""});
+    for (const auto& text : ctx.options.sizes) {
+      const ImageSize size = parse_image_size(text, "--size");
+      for (int m : size.mask > 0 ? std::vector<int>{size.mask} : sweep_masks(ctx))
+        out.push_back({f32(size.cols, size.rows, m), ""});
     }
     out.front().headline = true;
     return out;
@@ -460,7 +460,8 @@ const Study& study() {
       .rungs = [] { return infos_of(registry_2d()); },
       .run = run,
       .check_size = check_size,
-      .size_syntax = "ROWSxCOLS (a float image; the mask sweep runs on it)",
+      .size_syntax = "ROWSxCOLS (a float image; the mask sweep runs on it), or ROWSxCOLS:MASK "
+                     "(one odd mask width, 1 .. 31)",
       .check_image = check_image,
       .notes = notes};
   return s;

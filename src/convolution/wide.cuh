@@ -4,12 +4,12 @@
 // KV + 2 H4 16-byte loads (H4 = ceil(halo / 4)): the neighbours' float4s of the halo come from L1,
 // requested by the same warp's other loads. No shared memory, no barrier, no shuffle.
 //
-// Why wider than the window kernel (window.cuh, one float4 a row): from 7 x 7 on the FMAs bound
-// the time, and what costs is every instruction around them. At KV = 2, RY = 8 and 7 x 7 a thread
-// issues 14 rows x 4 loads and 16 vector stores around 3136 FMAs (64 outputs x 49 taps), where the
-// staged kernel spends about a quarter of its instructions on staging, shared loads, stores and
-// its loop (docs/convolution.md, "What holds 7 x 7 on the H200"). The price is registers: 64 sums
-// and a row or two of windows in flight, so two blocks of 256 threads per SM.
+// Why this and not the staged kernel (tiled.cuh) at 7 x 7: from 7 x 7 on the FMAs bound the time,
+// and what costs is every instruction around them; the staged kernel spends about a quarter of its
+// instructions on staging, shared loads, stores and its loop (docs/convolution.md, "What holds
+// 7 x 7 on the H200"). At the library's 4 pixels x 8 rows (WideShape) a thread issues 14 rows x 3
+// loads and 8 vector stores around 1568 FMAs (32 outputs x 49 taps). The price is registers: the
+// sums and the rows' windows in flight take 80 a thread, three blocks of 256 threads per SM.
 //
 // Edges without a slow block: rows outside the image (a test per warp: its lanes share their rows)
 // are mapped through the border policy row by row; a thread whose window reaches past the left or

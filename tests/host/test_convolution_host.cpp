@@ -143,6 +143,28 @@ TEST(ConvolutionMasks, NamedMasksAndBorders) {
             std::string::npos);
 }
 
+// `-s ROWSxCOLS` runs the mask sweep on the image; `-s ROWSxCOLS:MASK` one square mask of that
+// width; anything else is a usage error naming --size before anything runs.
+TEST(ConvolutionSizes, AnImageWithOrWithoutOneMaskWidth) {
+  const ImageSize sweep = parse_image_size("512x1024");
+  EXPECT_EQ(sweep.rows, 512);
+  EXPECT_EQ(sweep.cols, 1024);
+  EXPECT_EQ(sweep.mask, 0);
+  const ImageSize one = parse_image_size("8192x4096:7");
+  EXPECT_EQ(one.rows, 8192);
+  EXPECT_EQ(one.cols, 4096);
+  EXPECT_EQ(one.mask, 7);
+  EXPECT_EQ(parse_image_size("3x5:31").mask, 31);
+  for (const char* bad : {"512x512:8", "512x512:33", "512x512:", "512x512:7x", "512x512:-3",
+                          "512:7", "x512:3"})
+    EXPECT_NE(invalid_argument_message([&] { parse_image_size(bad, "--size"); }).find("--size"),
+              std::string::npos)
+        << bad;
+  const auto r = cli::test::invoke({"tune", "convolution", "-s", "256x256:4"});
+  EXPECT_EQ(r.code, cli::exit_usage) << r.err;
+  EXPECT_NE(r.err.find("--size"), std::string::npos) << r.err;
+}
+
 // The argument checks throw before any CUDA call, so fake device pointers are enough.
 TEST(ConvolveArguments, BadArgumentsAreNamedBeforeAnythingRuns) {
   alignas(16) static float image[64];
