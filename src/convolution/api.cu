@@ -169,7 +169,8 @@ bool launch_library_wide(const ImageArgs& a, const MaskParam& mask, cudaStream_t
     if (mask.height != MW || !aligned || a.width > std::numeric_limits<int>::max() / 2 ||
         !wide_2d_fits<MW, Shape::kv, Shape::ry>(a.height))
       return false;
-    launch_wide_2d<MW, Shape::kv, Shape::ry, Shape::min_blocks, Shape::row_loop>(a, mask, stream);
+    launch_wide_2d<MW, Shape::kv, Shape::ry, Shape::min_blocks, Shape::row_loop,
+                   Shape::prefetch_l2>(a, mask, stream);
     return true;
   } else {
     return false;

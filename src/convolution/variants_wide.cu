@@ -1,5 +1,5 @@
 // The wide register tiles straight from L1 (wide.cuh), compiled in their own translation unit:
-// each kernel is a few thousand fused multiply-adds unrolled, twice (the interior and the edges).
+// the library's shape and the shapes it was chosen from, with and without the L2 prefetch.
 #include "convolution/api_dispatch.hpp"
 #include "convolution/variants_parts.hpp"
 #include "convolution/wide.cuh"
@@ -10,24 +10,34 @@ namespace ladder::lab::convolution {
 
 namespace {
 
-// KV, RY, MinBlocks == 0: the library's shape at this width (WideShape).
-template <int KV, int RY, int MinBlocks, bool RowLoop, int MW = 3>
+// The kernel for the problem's mask width, 3 .. 9. KV, RY, MinBlocks == 0: the library's shape
+// at this width (WideShape), RowLoop and PrefetchL2 included.
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, int MW = 3>
 void launch_wide_width(const conv_detail::ImageArgs& a, const conv_detail::MaskParam& mask,
                        cudaStream_t s) {
   if constexpr (MW < 9) {
     if (mask.width != MW)
-      return launch_wide_width<KV, RY, MinBlocks, RowLoop, MW + 2>(a, mask, s);
+      return launch_wide_width<KV, RY, MinBlocks, RowLoop, PrefetchL2, MW + 2>(a, mask, s);
   }
   if (mask.width != MW)
     throw std::logic_error("wide_window: unsupported mask");
   using Shape = conv_detail::WideShape<MW>;
-  constexpr int kv = KV == 0 ? Shape::kv : KV, ry = RY == 0 ? Shape::ry : RY;
-  constexpr int min_blocks = MinBlocks == 0 ? Shape::min_blocks : MinBlocks;
-  constexpr bool row_loop = KV == 0 ? Shape::row_loop : RowLoop;
-  conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop>(a, mask, s);
+  constexpr bool library = KV == 0;
+  constexpr int kv = library ? Shape::kv : KV, ry = library ? Shape::ry : RY;
+  constexpr int min_blocks = library ? Shape::min_blocks : MinBlocks;
+  constexpr bool row_loop = library ? Shape::row_loop : RowLoop;
+  constexpr bool prefetch = library ? Shape::prefetch_l2 : PrefetchL2;
+  conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch>(a, mask, s);
 }
 
 } // namespace
+
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
+void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  launch_wide_width<KV, RY, MinBlocks, RowLoop, PrefetchL2>(image_args(b, Border::zero), mask, s);
+}
 
 // Float images of one channel, square masks 3 .. 9 wide (one float4 of halo a side).
 const char* wide_fit(const Problem2d& p) {
@@ -37,16 +47,14 @@ const char* wide_fit(const Problem2d& p) {
              : "float images of one channel, square masks 3 x 3 to 9 x 9";
 }
 
-template <int KV, int RY, int MinBlocks, bool RowLoop>
-void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
-  const Problem2d& p = b.problem;
-  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  launch_wide_width<KV, RY, MinBlocks, RowLoop>(image_args(b, Border::zero), mask, s);
-}
-
-template void launch_wide_rung<0, 0, 0, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<2, 8, 2, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<2, 4, 3, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<2, 8, 2, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<0, 0, 0, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 8, 2, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 4, 3, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 8, 2, true, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 8, 4, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 8, 3, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 8, 4, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 16, 2, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 8, 2, false, true>(const Buffers2d&, cudaStream_t);
 
 } // namespace ladder::lab::convolution

@@ -154,7 +154,30 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
   }
 }
 
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop>
+// Asks L2 for the 128-byte lines of the RY input rows from y that a warp of an interior tile
+// owns (its first output rows: the rows above come from the warp or block above it), all at once
+// and one line a lane, before the warp's first load. The unrolled tile's registers hold about two
+// input rows in flight a warp, some 24 KB an SM at three blocks, below what DRAM's latency at the
+// copy's rate asks of each SM; the prefetches put the warp's whole share in flight for a few
+// instructions, and its loads then wait on L2 rather than DRAM. (ptxas issues the prefetch
+// after the first rows' loads, before the first FMA: at the kernel's start either way.)
+template <int MW, int KV, int RY>
+__device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int64_t y) {
+  using W = Wide2d<MW, KV, RY>;
+  constexpr int lines_a_row = 4 * KV; // the warp's tx x 4 KV floats: 512 KV bytes
+  const unsigned char* first = a.in + y * a.in_pitch +
+                               static_cast<std::int64_t>(blockIdx.x) * W::tile_w * 4;
+  constexpr int lines = lines_a_row * RY;
+#pragma unroll
+  for (int i = 0; i < (lines + W::tx - 1) / W::tx; ++i) {
+    const int l = static_cast<int>(threadIdx.x) + i * W::tx;
+    if (lines % W::tx == 0 || l < lines)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(first + (l / lines_a_row) * a.in_pitch +
+                                                      (l % lines_a_row) * 128));
+  }
+}
+
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
   using W = Wide2d<MW, KV, RY>;
@@ -168,8 +191,11 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const bool interior = __all_sync(0xffffffffu, vector) &&
                         rows_aligned_to<float4>(a.out, a.out_pitch) && y - W::halo >= 0 &&
                         y - W::halo + W::rows <= a.height;
-  if (interior)
+  if (interior) {
+    if constexpr (PrefetchL2)
+      wide_prefetch_rows<MW, KV, RY>(a, y);
     return wide_tile<MW, KV, RY, true, RowLoop>(a, mask, x, y, true, nullptr);
+  }
   if (x >= a.width)
     return; // no output: the lanes share nothing
   int cols[4 * W::loads];
@@ -193,7 +219,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
 inline constexpr int wide_narrowest = 7, wide_widest = 7;
 template <int MW> struct WideShape {
   static constexpr int kv = 1, ry = 8, min_blocks = 3;
-  static constexpr bool row_loop = false;
+  static constexpr bool row_loop = false, prefetch_l2 = false;
 };
 
 // Blocks along y of convolve_wide_2d for an image of this height.
@@ -208,7 +234,7 @@ template <int MW, int KV, int RY> bool wide_2d_fits(std::int64_t height) {
 }
 
 // Launches convolve_wide_2d for a square mask of width MW (width, height > 0; wide_2d_fits).
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false>
 void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using W = Wide2d<MW, KV, RY>;
   if (!wide_2d_fits<MW, KV, RY>(a.height))
@@ -216,7 +242,7 @@ void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stre
   if (a.width > std::numeric_limits<int>::max() / 2) // the edge threads' columns are ints
     throw std::invalid_argument("wide_2d: rows wider than 2^30 pixels");
   const std::int64_t tiles_x = (a.width + W::tile_w - 1) / W::tile_w;
-  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop>
+  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2>
       <<<dim3(static_cast<unsigned>(tiles_x),
               static_cast<unsigned>(wide_2d_blocks_y<MW, KV, RY>(a.height))),
          dim3(W::tx, W::ty), 0, stream>>>(a, mask);
