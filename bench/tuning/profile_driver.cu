@@ -3,7 +3,10 @@
 // 8192 x 8192 float image (zero border; a mask MW x MW, MW the second argument, 3 by default,
 // with taps that are not a column times a row); with a third argument `bulk`, also the lab's
 // bulk-staged row reuse (convolution/bulk.cuh, one tile per block, registers for 6 blocks per SM)
-// on the same image, at MW 7 or 9: ncu -k regex:convolve_bulk. Profile one launch of a kernel with, e.g.
+// on the same image, at MW 7 or 9: ncu -k regex:convolve_bulk; with `wide` instead, the lab's wide
+// register tiles (convolution/wide.cuh) at MW 7, two launches of each shape: 4 x 8 a thread at 3
+// blocks per SM without and with the L2 prefetch, 4 x 8 at 4 blocks, 4 x 6 at 4 blocks with the
+// prefetch (ncu -k regex:convolve_wide_2d -c 8). Profile one launch of a kernel with, e.g.
 //   ncu --set full -k regex:gemm_kernel -s 1 -c 1 ladder_profile_driver
 // (-s 5 with regex:convolve_tiled reaches the float image). Results:
 // bench/results/ncu-*-h200-2026-11-26.txt.
@@ -12,6 +15,7 @@
 
 #include "convolution/api_dispatch.hpp"
 #include "convolution/bulk.cuh"
+#include "convolution/wide.cuh"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -87,20 +91,28 @@ int main(int argc, char** argv) {
       taps[j * mw + i] = static_cast<float>((i * 7 + j * 3 + i * j) % 5) * 0.01f - 0.02f;
   for (int i = 0; i < 4; ++i)
     ladder::convolve2d<float>(in, s * 4, out, s * 4, s, s, 1, taps, mw, mw, ladder::Border::zero);
-  if (argc > 3 && std::string_view(argv[3]) == "bulk") {
-    namespace cd = ladder::conv_detail;
+  namespace cd = ladder::conv_detail;
+  cd::ImageArgs args;
+  args.in = reinterpret_cast<const unsigned char*>(in);
+  args.out = reinterpret_cast<unsigned char*>(out);
+  args.in_pitch = args.out_pitch = s * 4;
+  args.width = args.height = s;
+  const cd::MaskParam param = cd::make_mask_param(taps, mw, mw);
+  const std::string_view lab = argc > 3 ? argv[3] : "";
+  if (lab == "bulk") {
     using Capped6 = cd::TileShape<32, 8, 4, 4, 6>;
-    cd::ImageArgs args;
-    args.in = reinterpret_cast<const unsigned char*>(in);
-    args.out = reinterpret_cast<unsigned char*>(out);
-    args.in_pitch = args.out_pitch = s * 4;
-    args.width = args.height = s;
-    const cd::MaskParam param = cd::make_mask_param(taps, mw, mw);
     for (int i = 0; i < 4; ++i) {
       if (mw == 7)
         cd::launch_bulk<7, Capped6, 1>(args, param, nullptr);
       else if (mw == 9)
         cd::launch_bulk<9, Capped6, 1>(args, param, nullptr);
+    }
+  } else if (lab == "wide" && mw == 7) {
+    for (int i = 0; i < 2; ++i) {
+      cd::launch_wide_2d<7, 1, 8, 3, false, false>(args, param, nullptr);
+      cd::launch_wide_2d<7, 1, 8, 3, false, true>(args, param, nullptr);
+      cd::launch_wide_2d<7, 1, 8, 4, false, false>(args, param, nullptr);
+      cd::launch_wide_2d<7, 1, 6, 4, false, true>(args, param, nullptr);
     }
   }
   check(cudaDeviceSynchronize(), "the calls");

@@ -56,5 +56,9 @@ template void launch_wide_rung<1, 8, 3, false, true>(const Buffers2d&, cudaStrea
 template void launch_wide_rung<1, 8, 4, false, true>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 16, 2, false, true>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<2, 8, 2, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 6, 4, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 6, 4, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 4, 5, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 4, 5, false, true>(const Buffers2d&, cudaStream_t);
 
 } // namespace ladder::lab::convolution

@@ -215,11 +215,15 @@ __global__ void __launch_bounds__(256, MinBlocks)
 // 336.3, 4 x 8 313.3, 4 x 16 357.6), so it is not the instruction cache that holds the unrolled
 // 8 x 8 tile back: each step's loads wait with nothing unrolled to hide them. At 9 x 9 the staged
 // kernel kept the lead (235.3 and 235.6 us against 256.4 and 256.2 for 4 x 8), and at 3 x 3 and
-// 5 x 5 the lanes (132.3 and 141.2 us against 138.2 and 144.7).
+// 5 x 5 the lanes (132.3 and 141.2 us against 138.2 and 144.7). Each warp first asking L2 for its
+// own rows (wide_prefetch_rows): 162.4 us at 7 x 7 against 167.1 without, in the same run
+// (`ladder tune convolution -s 8192x8192:7`, H200, bench/results/
+// convolution-wide-l2-tune-h200-2026-11-27.md; 4 blocks per SM, 64 registers, 162.0 us without
+// the prefetch and 168.2 with it).
 inline constexpr int wide_narrowest = 7, wide_widest = 7;
 template <int MW> struct WideShape {
   static constexpr int kv = 1, ry = 8, min_blocks = 3;
-  static constexpr bool row_loop = false, prefetch_l2 = false;
+  static constexpr bool row_loop = false, prefetch_l2 = true;
 };
 
 // Blocks along y of convolve_wide_2d for an image of this height.
