@@ -11,6 +11,7 @@
 #include "convolution/tiled.cuh"
 #include "convolution/variants.hpp"
 #include "convolution/variants_parts.hpp"
+#include "convolution/wide.cuh"
 #include "convolution/window.cuh"
 
 #include "ladder/convolve.hpp"
@@ -1587,17 +1588,50 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = wide_fit,
              .launch = launch_wide_rung<1, 8, 4, false, false>},
-      Rung2d{.info = {.name = "wide_window_l2",
-                      .idea = "the library's shape, each warp first asking L2 for the lines of "
-                              "its own 8 input rows (one prefetch a lane), so that its loads "
-                              "wait on L2 rather than DRAM",
+      Rung2d{.info = {.name = "wide_window_no_prefetch",
+                      .idea = "the library's shape without the L2 prefetch: each warp's loads "
+                              "wait on DRAM for its rows",
                       .role = Role::variant,
                       .variant_of = "wide_window",
                       .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
-                                  {"prefetch_l2", 1}}},
+                                  {"prefetch_l2", 0}}},
                       .block_threads = 256},
              .unsupported = wide_fit,
-             .launch = launch_wide_rung<1, 8, 3, false, true>},
+             .launch = launch_wide_rung<1, 8, 3, false, false>},
+      Rung2d{.info = {.name = "wide_window_evict_last",
+                      .idea = "the library's shape, its input loads marked L1::evict_last (the "
+                              "rows a warp shares with the warps above and below kept in L1)",
+                      .role = Role::variant,
+                      .variant_of = "wide_window",
+                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
+                                  {"prefetch_l2", 1}, {"l1_hints", 1}}},
+                      .block_threads = 256},
+             .unsupported = wide_fit,
+             .launch = launch_wide_rung<1, 8, 3, false, true,
+                                        conv_detail::wide_loads_evict_last>},
+      Rung2d{.info = {.name = "wide_window_stores_past_l1",
+                      .idea = "the library's shape, its output stores marked L1::no_allocate "
+                              "(outputs never take an input row's place in L1)",
+                      .role = Role::variant,
+                      .variant_of = "wide_window",
+                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
+                                  {"prefetch_l2", 1}, {"l1_hints", 2}}},
+                      .block_threads = 256},
+             .unsupported = wide_fit,
+             .launch = launch_wide_rung<1, 8, 3, false, true,
+                                        conv_detail::wide_stores_no_allocate>},
+      Rung2d{.info = {.name = "wide_window_l1_hints",
+                      .idea = "the library's shape, loads L1::evict_last and stores "
+                              "L1::no_allocate",
+                      .role = Role::variant,
+                      .variant_of = "wide_window",
+                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
+                                  {"prefetch_l2", 1}, {"l1_hints", 3}}},
+                      .block_threads = 256},
+             .unsupported = wide_fit,
+             .launch = launch_wide_rung<1, 8, 3, false, true,
+                                        conv_detail::wide_loads_evict_last |
+                                            conv_detail::wide_stores_no_allocate>},
       Rung2d{.info = {.name = "wide_window_4blocks_l2",
                       .idea = "4 outputs a row in 8 rows, 4 blocks per SM, rows prefetched to L2",
                       .role = Role::variant,
