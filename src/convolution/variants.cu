@@ -11,7 +11,6 @@
 #include "convolution/tiled.cuh"
 #include "convolution/variants.hpp"
 #include "convolution/variants_parts.hpp"
-#include "convolution/wide.cuh"
 #include "convolution/window.cuh"
 
 #include "ladder/convolve.hpp"
@@ -1598,40 +1597,6 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = wide_fit,
              .launch = launch_wide_rung<1, 8, 3, false, false>},
-      Rung2d{.info = {.name = "wide_window_evict_last",
-                      .idea = "the library's shape, its input loads marked L1::evict_last (the "
-                              "rows a warp shares with the warps above and below kept in L1)",
-                      .role = Role::variant,
-                      .variant_of = "wide_window",
-                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
-                                  {"prefetch_l2", 1}, {"l1_hints", 1}}},
-                      .block_threads = 256},
-             .unsupported = wide_fit,
-             .launch = launch_wide_rung<1, 8, 3, false, true,
-                                        conv_detail::wide_loads_evict_last>},
-      Rung2d{.info = {.name = "wide_window_stores_past_l1",
-                      .idea = "the library's shape, its output stores marked L1::no_allocate "
-                              "(outputs never take an input row's place in L1)",
-                      .role = Role::variant,
-                      .variant_of = "wide_window",
-                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
-                                  {"prefetch_l2", 1}, {"l1_hints", 2}}},
-                      .block_threads = 256},
-             .unsupported = wide_fit,
-             .launch = launch_wide_rung<1, 8, 3, false, true,
-                                        conv_detail::wide_stores_no_allocate>},
-      Rung2d{.info = {.name = "wide_window_l1_hints",
-                      .idea = "the library's shape, loads L1::evict_last and stores "
-                              "L1::no_allocate",
-                      .role = Role::variant,
-                      .variant_of = "wide_window",
-                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
-                                  {"prefetch_l2", 1}, {"l1_hints", 3}}},
-                      .block_threads = 256},
-             .unsupported = wide_fit,
-             .launch = launch_wide_rung<1, 8, 3, false, true,
-                                        conv_detail::wide_loads_evict_last |
-                                            conv_detail::wide_stores_no_allocate>},
       Rung2d{.info = {.name = "wide_window_4blocks_l2",
                       .idea = "4 outputs a row in 8 rows, 4 blocks per SM, rows prefetched to L2",
                       .role = Role::variant,

@@ -12,12 +12,12 @@ namespace {
 
 // The kernel for the problem's mask width, 3 .. 9. KV, RY, MinBlocks == 0: the library's shape
 // at this width (WideShape), RowLoop and PrefetchL2 included.
-template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, int Hints, int MW = 3>
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, int MW = 3>
 void launch_wide_width(const conv_detail::ImageArgs& a, const conv_detail::MaskParam& mask,
                        cudaStream_t s) {
   if constexpr (MW < 9) {
     if (mask.width != MW)
-      return launch_wide_width<KV, RY, MinBlocks, RowLoop, PrefetchL2, Hints, MW + 2>(a, mask, s);
+      return launch_wide_width<KV, RY, MinBlocks, RowLoop, PrefetchL2, MW + 2>(a, mask, s);
   }
   if (mask.width != MW)
     throw std::logic_error("wide_window: unsupported mask");
@@ -27,17 +27,16 @@ void launch_wide_width(const conv_detail::ImageArgs& a, const conv_detail::MaskP
   constexpr int min_blocks = library ? Shape::min_blocks : MinBlocks;
   constexpr bool row_loop = library ? Shape::row_loop : RowLoop;
   constexpr bool prefetch = library ? Shape::prefetch_l2 : PrefetchL2;
-  conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch, Hints>(a, mask, s);
+  conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch>(a, mask, s);
 }
 
 } // namespace
 
-template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, int Hints>
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  launch_wide_width<KV, RY, MinBlocks, RowLoop, PrefetchL2, Hints>(image_args(b, Border::zero), mask,
-                                                                  s);
+  launch_wide_width<KV, RY, MinBlocks, RowLoop, PrefetchL2>(image_args(b, Border::zero), mask, s);
 }
 
 // Float images of one channel, square masks 3 .. 9 wide (one float4 of halo a side).
@@ -48,26 +47,18 @@ const char* wide_fit(const Problem2d& p) {
              : "float images of one channel, square masks 3 x 3 to 9 x 9";
 }
 
-template void launch_wide_rung<0, 0, 0, false, false, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<2, 8, 2, false, false, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<2, 4, 3, false, false, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<2, 8, 2, true, false, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 4, false, false, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 3, false, false, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 4, false, true, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 16, 2, false, true, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<2, 8, 2, false, true, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 6, 4, false, false, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 6, 4, false, true, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 4, 5, false, false, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 4, 5, false, true, 0>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 3, false, true, conv_detail::wide_loads_evict_last>(
-    const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 3, false, true, conv_detail::wide_stores_no_allocate>(
-    const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 3, false, true,
-                               conv_detail::wide_loads_evict_last |
-                                   conv_detail::wide_stores_no_allocate>(const Buffers2d&,
-                                                                         cudaStream_t);
+template void launch_wide_rung<0, 0, 0, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 8, 2, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 4, 3, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 8, 2, true, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 8, 4, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 8, 3, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 8, 4, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 16, 2, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<2, 8, 2, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 6, 4, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 6, 4, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 4, 5, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_rung<1, 4, 5, false, true>(const Buffers2d&, cudaStream_t);
 
 } // namespace ladder::lab::convolution

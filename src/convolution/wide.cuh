@@ -49,36 +49,11 @@ __device__ __forceinline__ void wide_columns(const ImageArgs& a, std::int64_t x,
     cols[s] = static_cast<int>(border_index(x - 4 * W::h4 + s, a.width, a.border));
 }
 
-// L1 hints for the interior path's loads and stores (tuning variants; 0: neither).
-inline constexpr int wide_loads_evict_last = 1;  // ld.global.nc.L1::evict_last: keep input rows
-inline constexpr int wide_stores_no_allocate = 2; // st.global.L1::no_allocate: outputs bypass L1
-
-template <int Hints> __device__ __forceinline__ float4 wide_load(const float4* p) {
-  if constexpr ((Hints & wide_loads_evict_last) != 0) {
-    float4 v;
-    asm("ld.global.nc.L1::evict_last.v4.f32 {%0, %1, %2, %3}, [%4];"
-        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-        : "l"(p));
-    return v;
-  } else {
-    return __ldg(p);
-  }
-}
-
-template <int Hints> __device__ __forceinline__ void wide_store(float4* p, float4 v) {
-  if constexpr ((Hints & wide_stores_no_allocate) != 0)
-    asm volatile("st.global.L1::no_allocate.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x),
-                 "f"(v.y), "f"(v.z), "f"(v.w)
-                 : "memory");
-  else
-    *p = v;
-}
-
 // Input row r of the window of a thread whose first output row is y and first column x (row
 // y - halo + r of the image): `loads` vector loads from `row` (the row's start) where Interior,
 // else the row mapped through the border policy, vector loads where `vector` and the row is
 // inside, else the window gathered through `cols`.
-template <int MW, int KV, int RY, bool Interior, int Hints>
+template <int MW, int KV, int RY, bool Interior>
 __device__ __forceinline__ void wide_load_window(const ImageArgs& a, const unsigned char* row,
                                                  int r, std::int64_t x, std::int64_t y,
                                                  bool vector, const int* cols,
@@ -93,7 +68,7 @@ __device__ __forceinline__ void wide_load_window(const ImageArgs& a, const unsig
     const auto* p = reinterpret_cast<const float4*>(row) + x / 4 - W::h4;
 #pragma unroll
     for (int j = 0; j < W::loads; ++j)
-      win[j] = wide_load<Interior ? Hints : 0>(p + j);
+      win[j] = __ldg(p + j);
   } else {
     const auto* in_row = reinterpret_cast<const float*>(row);
     float* e = reinterpret_cast<float*>(win);
@@ -116,7 +91,7 @@ __device__ __forceinline__ void wide_load_window(const ImageArgs& a, const unsig
 // the loads, and a loop body of RY x 4 KV x MW fused multiply-adds instead of the whole tile
 // unrolled (at 8 x 8 and 7 x 7 the unrolled tile is some 53 KB of SASS, past what the SM's
 // instruction caches hold). Both sum mask rows in order and taps left to right.
-template <int MW, int KV, int RY, bool Interior, bool RowLoop, int Hints>
+template <int MW, int KV, int RY, bool Interior, bool RowLoop>
 __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& mask,
                                           std::int64_t x, std::int64_t y, bool vector,
                                           const int* cols) {
@@ -140,7 +115,7 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
 #pragma unroll
       for (int o = 0; o < RY; ++o, row += a.in_pitch) {
         float4 win[W::loads];
-        wide_load_window<MW, KV, RY, Interior, Hints>(a, row, j + o, x, y, vector, cols, win);
+        wide_load_window<MW, KV, RY, Interior>(a, row, j + o, x, y, vector, cols, win);
         const float* w = reinterpret_cast<const float*>(win) + W::d;
 #pragma unroll
         for (int i = 0; i < MW; ++i)
@@ -154,7 +129,7 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
 #pragma unroll
     for (int r = 0; r < W::rows; ++r, row += a.in_pitch) {
       float4 win[W::loads];
-      wide_load_window<MW, KV, RY, Interior, Hints>(a, row, r, x, y, vector, cols, win);
+      wide_load_window<MW, KV, RY, Interior>(a, row, r, x, y, vector, cols, win);
       apply_input_row<MW>(acc, mask, reinterpret_cast<const float*>(win) + W::d, r);
     }
   }
@@ -169,7 +144,7 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
     if (out_vector) {
 #pragma unroll
       for (int v = 0; v < KV; ++v)
-        wide_store<Interior ? Hints : 0>(reinterpret_cast<float4*>(out) + v, pack4(acc[o] + 4 * v));
+        reinterpret_cast<float4*>(out)[v] = pack4(acc[o] + 4 * v);
     } else {
 #pragma unroll
       for (int k = 0; k < K; ++k)
@@ -202,7 +177,7 @@ __device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int6
   }
 }
 
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, int Hints>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
   using W = Wide2d<MW, KV, RY>;
@@ -219,13 +194,13 @@ __global__ void __launch_bounds__(256, MinBlocks)
   if (interior) {
     if constexpr (PrefetchL2)
       wide_prefetch_rows<MW, KV, RY>(a, y);
-    return wide_tile<MW, KV, RY, true, RowLoop, Hints>(a, mask, x, y, true, nullptr);
+    return wide_tile<MW, KV, RY, true, RowLoop>(a, mask, x, y, true, nullptr);
   }
   if (x >= a.width)
     return; // no output: the lanes share nothing
   int cols[4 * W::loads];
   wide_columns<MW, KV, RY>(a, x, cols);
-  wide_tile<MW, KV, RY, false, RowLoop, Hints>(a, mask, x, y, vector, cols);
+  wide_tile<MW, KV, RY, false, RowLoop>(a, mask, x, y, vector, cols);
 }
 
 // The library's shape per mask width (api.cu takes this kernel for float images of one channel
@@ -244,7 +219,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
 // own rows (wide_prefetch_rows): 162.4 us at 7 x 7 against 167.1 without, in the same run
 // (`ladder tune convolution -s 8192x8192:7`, H200, bench/results/
 // convolution-wide-l2-tune-h200-2026-11-27.md; 4 blocks per SM, 64 registers, 162.0 us without
-// the prefetch and 168.2 with it).
+// the prefetch and 168.2 with it). Two more H200 runs (-shapes-, -hints-tune-h200-2026-11-27.md):
+// this shape 162.7 and 162.7 us against 167.5 without the prefetch; 4 x 6 at 4 blocks 173.4, 4 x 4
+// at 5 blocks 186.8 (178.9 with the prefetch); L1 hints on the interior's loads (evict_last)
+// 163.4 and on its stores (no_allocate) 167.6, built at commit cf64b6d and not kept.
 inline constexpr int wide_narrowest = 7, wide_widest = 7;
 template <int MW> struct WideShape {
   static constexpr int kv = 1, ry = 8, min_blocks = 3;
@@ -263,8 +241,7 @@ template <int MW, int KV, int RY> bool wide_2d_fits(std::int64_t height) {
 }
 
 // Launches convolve_wide_2d for a square mask of width MW (width, height > 0; wide_2d_fits).
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false,
-          int Hints = 0>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false>
 void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using W = Wide2d<MW, KV, RY>;
   if (!wide_2d_fits<MW, KV, RY>(a.height))
@@ -272,7 +249,7 @@ void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stre
   if (a.width > std::numeric_limits<int>::max() / 2) // the edge threads' columns are ints
     throw std::invalid_argument("wide_2d: rows wider than 2^30 pixels");
   const std::int64_t tiles_x = (a.width + W::tile_w - 1) / W::tile_w;
-  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2, Hints>
+  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2>
       <<<dim3(static_cast<unsigned>(tiles_x),
               static_cast<unsigned>(wide_2d_blocks_y<MW, KV, RY>(a.height))),
          dim3(W::tx, W::ty), 0, stream>>>(a, mask);
