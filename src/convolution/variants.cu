@@ -1543,7 +1543,8 @@ std::span<const Rung2d> registry_2d() {
       Rung2d{.info = {.name = "wide_window",
                       .idea = "a wider register tile per thread straight from L1, no shared "
                               "memory: 4 outputs a row in 8 rows, each input row read once as "
-                              "three 16-byte loads, so that the FMAs are nearly all a thread issues",
+                              "three 16-byte loads, so that the FMAs are nearly all a thread "
+                              "issues; each warp's own rows first asked of L2",
                       .role = Role::beyond,
                       .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"threads", 256},
                                   {"min_blocks", 3}}},

@@ -1,5 +1,6 @@
-// The wide register tiles straight from L1 (wide.cuh), compiled in their own translation unit:
-// the library's shape and the shapes it was chosen from, with and without the L2 prefetch.
+// The wide register tiles straight from L1 (wide.cuh), compiled in their own translation unit
+// (each kernel is a few thousand fused multiply-adds unrolled, twice: the interior and the
+// edges): the library's shape and the shapes it was chosen from, with and without the L2 prefetch.
 #include "convolution/api_dispatch.hpp"
 #include "convolution/variants_parts.hpp"
 #include "convolution/wide.cuh"
