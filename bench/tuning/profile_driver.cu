@@ -6,7 +6,11 @@
 // on the same image, at MW 7 or 9: ncu -k regex:convolve_bulk; with `wide` instead, the lab's wide
 // register tiles (convolution/wide.cuh) at MW 7, two launches of each shape: 4 x 8 a thread at 3
 // blocks per SM without and with the L2 prefetch, 4 x 8 at 4 blocks, 4 x 6 at 4 blocks with the
-// prefetch (ncu -k regex:convolve_wide_2d -c 8). Profile one launch of a kernel with, e.g.
+// prefetch (ncu -k regex:convolve_wide_2d -c 8); with `time`, at MW 7 or 9, medians of 30
+// event-timed launches (after 5 untimed) of the copy of the image's bytes, ladder::convolve2d,
+// the staged kernel the library takes at 9 x 9 and took at 7 x 7 (tiled.cuh, interior_lean,
+// ShapeF32Capped) and at 7 x 7 the wide tile without its L2 prefetch, each output compared bit
+// for bit with the library's (the paths sum in the same order). Profile one launch of a kernel with, e.g.
 //   ncu --set full -k regex:gemm_kernel -s 1 -c 1 ladder_profile_driver
 // (-s 5 with regex:convolve_tiled reaches the float image). Results:
 // bench/results/ncu-*-h200-2026-11-26.txt.
@@ -15,15 +19,19 @@
 
 #include "convolution/api_dispatch.hpp"
 #include "convolution/bulk.cuh"
+#include "convolution/tiled.cuh"
 #include "convolution/wide.cuh"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -106,6 +114,68 @@ int main(int argc, char** argv) {
         cd::launch_bulk<7, Capped6, 1>(args, param, nullptr);
       else if (mw == 9)
         cd::launch_bulk<9, Capped6, 1>(args, param, nullptr);
+    }
+  } else if (lab == "time" && (mw == 7 || mw == 9)) {
+    // A varied image (the comparisons below would pass on a constant one whatever the kernels did).
+    {
+      std::vector<float> h(std::size_t{s} * s);
+      for (std::size_t i = 0; i < h.size(); ++i)
+        h[i] = static_cast<float>((i * 2654435761u) % 1000u) * 0.001f - 0.5f;
+      check(cudaMemcpy(in, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
+    }
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+    const auto median_us = [&](auto&& launch) {
+      for (int i = 0; i < 5; ++i)
+        launch();
+      std::vector<float> ms(30);
+      for (float& t : ms) {
+        check(cudaEventRecord(start), "cudaEventRecord");
+        launch();
+        check(cudaEventRecord(stop), "cudaEventRecord");
+        check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+        check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+      }
+      std::nth_element(ms.begin(), ms.begin() + 15, ms.end());
+      return ms[15] * 1000.0f;
+    };
+    const std::size_t bytes = std::size_t{s} * s * sizeof(float);
+    std::vector<float> reference(std::size_t{s} * s), got(std::size_t{s} * s);
+    const auto same_as_library = [&] {
+      check(cudaMemcpy(got.data(), out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+      return std::equal(got.begin(), got.end(), reference.begin(), [](float x, float y) {
+        return std::memcmp(&x, &y, sizeof x) == 0;
+      });
+    };
+    const float copy = median_us([&] {
+      check(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+    });
+    const float library = median_us([&] {
+      ladder::convolve2d<float>(in, s * 4, out, s * 4, s, s, 1, taps, mw, mw, ladder::Border::zero);
+    });
+    check(cudaMemcpy(reference.data(), out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(cudaMemset(out, 0xff, bytes), "cudaMemset"); // NaN: every output must be written
+    const float staged = median_us([&] {
+      if (mw == 7)
+        cd::launch_tiled<float, 1, 7, cd::ShapeF32Capped, cd::Staging::interior_lean, true>(
+            args, param, nullptr);
+      else
+        cd::launch_tiled<float, 1, 9, cd::ShapeF32Capped, cd::Staging::interior_lean, true>(
+            args, param, nullptr);
+    });
+    const bool staged_same = same_as_library();
+    std::printf("float %dx%d, mask %d x %d, medians of 30 launches\n", s, s, mw, mw);
+    std::printf("cudaMemcpy (device to device, the image's bytes): %.1f us\n", copy);
+    std::printf("ladder::convolve2d: %.1f us (%.3fx the copy)\n", library, library / copy);
+    std::printf("staged kernel (interior_lean, capped): %.1f us (%.3fx the copy), output %s\n",
+                staged, staged / copy, staged_same ? "bit for bit the library's" : "DIFFERS");
+    if (mw == 7) {
+      check(cudaMemset(out, 0xff, bytes), "cudaMemset");
+      const float wide = median_us(
+          [&] { cd::launch_wide_2d<7, 1, 8, 3, false, false>(args, param, nullptr); });
+      std::printf("wide tile without the L2 prefetch: %.1f us (%.3fx the copy), output %s\n",
+                  wide, wide / copy, same_as_library() ? "bit for bit the library's" : "DIFFERS");
     }
   } else if (lab == "wide" && mw == 7) {
     for (int i = 0; i < 2; ++i) {
