@@ -222,7 +222,9 @@ __global__ void __launch_bounds__(256, MinBlocks)
 // the prefetch and 168.2 with it). Two more H200 runs (-shapes-, -hints-tune-h200-2026-11-27.md):
 // this shape 162.7 and 162.7 us against 167.5 without the prefetch; 4 x 6 at 4 blocks 173.4, 4 x 4
 // at 5 blocks 186.8 (178.9 with the prefetch); L1 hints on the interior's loads (evict_last)
-// 163.4 and on its stores (no_allocate) 167.6, built at commit cf64b6d and not kept.
+// 163.4 and on its stores (no_allocate) 167.6, built at commit cf64b6d and not kept. On an H100
+// (bench/results/convolution-wide-h100-2026-11-27.md): 199.1 us against the staged kernel's 196.1
+// and the copy's 183.8, level within that run's noise.
 inline constexpr int wide_narrowest = 7, wide_widest = 7;
 template <int MW> struct WideShape {
   static constexpr int kv = 1, ry = 8, min_blocks = 3;
