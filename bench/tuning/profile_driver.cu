@@ -6,11 +6,13 @@
 // on the same image, at MW 7 or 9: ncu -k regex:convolve_bulk; with `wide` instead, the lab's wide
 // register tiles (convolution/wide.cuh) at MW 7, two launches of each shape: 4 x 8 a thread at 3
 // blocks per SM without and with the L2 prefetch, 4 x 8 at 4 blocks, 4 x 6 at 4 blocks with the
-// prefetch (ncu -k regex:convolve_wide_2d -c 8); with `time`, at MW 7 or 9, medians of 30
+// prefetch (ncu -k regex:convolve_wide_2d -c 8), then 4 x 8 staged by bulk copies
+// (-k regex:convolve_wide_bulk); with `time`, at MW 7 or 9, medians of 30
 // event-timed launches (after 5 untimed) of the copy of the image's bytes, ladder::convolve2d,
 // the staged kernel the library takes at 9 x 9 and took at 7 x 7 (tiled.cuh, interior_lean,
-// ShapeF32Capped) and at 7 x 7 the wide tile without its L2 prefetch, each output compared bit
-// for bit with the library's (the paths sum in the same order). Profile one launch of a kernel with, e.g.
+// ShapeF32Capped) and the wide tile without and with its L2 prefetch and staged by bulk
+// copies (wide.cuh, three shapes), each output compared bit for bit with the library's
+// (the paths sum in the same order). Profile one launch of a kernel with, e.g.
 //   ncu --set full -k regex:gemm_kernel -s 1 -c 1 ladder_profile_driver
 // (-s 5 with regex:convolve_tiled reaches the float image). Results:
 // bench/results/ncu-*-h200-2026-11-26.txt.
@@ -31,6 +33,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -170,19 +173,34 @@ int main(int argc, char** argv) {
     std::printf("ladder::convolve2d: %.1f us (%.3fx the copy)\n", library, library / copy);
     std::printf("staged kernel (interior_lean, capped): %.1f us (%.3fx the copy), output %s\n",
                 staged, staged / copy, staged_same ? "bit for bit the library's" : "DIFFERS");
-    if (mw == 7) {
+    const auto timed = [&](const char* name, auto&& launch) {
       check(cudaMemset(out, 0xff, bytes), "cudaMemset");
-      const float wide = median_us(
-          [&] { cd::launch_wide_2d<7, 1, 8, 3, false, false>(args, param, nullptr); });
-      std::printf("wide tile without the L2 prefetch: %.1f us (%.3fx the copy), output %s\n",
-                  wide, wide / copy, same_as_library() ? "bit for bit the library's" : "DIFFERS");
-    }
+      const float us = median_us(launch);
+      std::printf("%s: %.1f us (%.3fx the copy), output %s\n", name, us, us / copy,
+                  same_as_library() ? "bit for bit the library's" : "DIFFERS");
+    };
+    const auto wide_tiles = [&](auto width) {
+      constexpr int MW = decltype(width)::value;
+      timed("wide tile without the L2 prefetch",
+            [&] { cd::launch_wide_2d<MW, 1, 8, 3, false, false>(args, param, nullptr); });
+      timed("wide tile with the L2 prefetch",
+            [&] { cd::launch_wide_2d<MW, 1, 8, 3, false, true>(args, param, nullptr); });
+      timed("wide tile staged by bulk copies",
+            [&] { cd::launch_wide_bulk_2d<MW, 1, 8, 3>(args, param, nullptr); });
+      timed("wide tile staged by bulk copies, 4 blocks per SM",
+            [&] { cd::launch_wide_bulk_2d<MW, 1, 8, 4>(args, param, nullptr); });
+    };
+    if (mw == 7)
+      wide_tiles(std::integral_constant<int, 7>{});
+    else
+      wide_tiles(std::integral_constant<int, 9>{});
   } else if (lab == "wide" && mw == 7) {
     for (int i = 0; i < 2; ++i) {
       cd::launch_wide_2d<7, 1, 8, 3, false, false>(args, param, nullptr);
       cd::launch_wide_2d<7, 1, 8, 3, false, true>(args, param, nullptr);
       cd::launch_wide_2d<7, 1, 8, 4, false, false>(args, param, nullptr);
       cd::launch_wide_2d<7, 1, 6, 4, false, true>(args, param, nullptr);
+      cd::launch_wide_bulk_2d<7, 1, 8, 3>(args, param, nullptr);
     }
   }
   check(cudaDeviceSynchronize(), "the calls");

@@ -1662,6 +1662,28 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = wide_fit,
              .launch = launch_wide_rung<1, 4, 5, false, true>},
+      Rung2d{.info = {.name = "wide_bulk",
+                      .idea = "the wide tile (4 outputs a row in 8 rows a thread) from a stage in "
+                              "shared memory that one warp hands to the bulk copy engine whole, "
+                              "a row a copy: the bytes in flight no longer bound by registers, "
+                              "each row read from L2 once per block; each warp sleeps on its rows' "
+                              "mbarriers (slower on an H100: the copies and the waits cost more "
+                              "issue slots than the loads they replace)",
+                      .role = Role::variant,
+                      .variant_of = "wide_window",
+                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3}}},
+                      .block_threads = 256},
+             .unsupported = wide_fit,
+             .launch = launch_wide_bulk_rung<1, 8, 3>},
+      Rung2d{.info = {.name = "wide_bulk_4blocks",
+                      .idea = "the wide tile staged by the bulk copy engine, registers for 4 "
+                              "blocks per SM (64 a thread)",
+                      .role = Role::variant,
+                      .variant_of = "wide_window",
+                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 4}}},
+                      .block_threads = 256},
+             .unsupported = wide_fit,
+             .launch = launch_wide_bulk_rung<1, 8, 4>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},

@@ -40,6 +40,9 @@ template <int Strip> void launch_lanes_stream_rung(const Buffers2d& b, cudaStrea
 const char* wide_fit(const Problem2d& p);
 template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
+// The same tiles staged by the bulk copy engine (convolve_wide_bulk_2d).
+template <int KV, int RY, int MinBlocks>
+void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t stream);
 
 // Row reuse staged by bulk copies, a ring of Stages stages per block (1: one tile per block).
 // LibraryShape: registers capped at 7 x 7 and 9 x 9, as the library's staged kernel's are (for 6

@@ -31,7 +31,27 @@ void launch_wide_width(const conv_detail::ImageArgs& a, const conv_detail::MaskP
   conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch>(a, mask, s);
 }
 
+// The wide tile staged by the bulk copy engine for the problem's mask width, 3 .. 9.
+template <int KV, int RY, int MinBlocks, int MW = 3>
+void launch_wide_bulk_width(const conv_detail::ImageArgs& a, const conv_detail::MaskParam& mask,
+                            cudaStream_t s) {
+  if constexpr (MW < 9) {
+    if (mask.width != MW)
+      return launch_wide_bulk_width<KV, RY, MinBlocks, MW + 2>(a, mask, s);
+  }
+  if (mask.width != MW)
+    throw std::logic_error("wide_bulk: unsupported mask");
+  conv_detail::launch_wide_bulk_2d<MW, KV, RY, MinBlocks>(a, mask, s);
+}
+
 } // namespace
+
+template <int KV, int RY, int MinBlocks>
+void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  launch_wide_bulk_width<KV, RY, MinBlocks>(image_args(b, Border::zero), mask, s);
+}
 
 template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
@@ -61,5 +81,7 @@ template void launch_wide_rung<1, 6, 4, false, false>(const Buffers2d&, cudaStre
 template void launch_wide_rung<1, 6, 4, false, true>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 4, 5, false, false>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 4, 5, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_bulk_rung<1, 8, 3>(const Buffers2d&, cudaStream_t);
+template void launch_wide_bulk_rung<1, 8, 4>(const Buffers2d&, cudaStream_t);
 
 } // namespace ladder::lab::convolution

@@ -20,9 +20,12 @@
 #pragma once
 
 #include "convolution/window.cuh"
+#include "ladder/detail/bulk_copy.cuh"
 
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace ladder::conv_detail {
 
@@ -38,6 +41,13 @@ template <int MW, int KV, int RY> struct Wide2d {
   static constexpr int tile_w = tx * 4 * KV, tile_h = ty * RY;
 };
 
+// Where a thread's input rows come from.
+enum class WideRows {
+  edge,     // the image through the border policy: vectors where inside and aligned, else gathered
+  interior, // the image, every row of the warp's inside and aligned: vectors one pitch apart
+  staged,   // the block's stage in shared memory (convolve_wide_bulk_2d)
+};
+
 // The window columns of a thread whose first output column is x, through the border policy
 // (-1: a zero), for the threads at the image's left and right edges.
 template <int MW, int KV, int RY>
@@ -50,21 +60,30 @@ __device__ __forceinline__ void wide_columns(const ImageArgs& a, std::int64_t x,
 }
 
 // Input row r of the window of a thread whose first output row is y and first column x (row
-// y - halo + r of the image): `loads` vector loads from `row` (the row's start) where Interior,
-// else the row mapped through the border policy, vector loads where `vector` and the row is
-// inside, else the window gathered through `cols`.
-template <int MW, int KV, int RY, bool Interior>
+// y - halo + r of the image): staged, `loads` shared loads from row r of the thread's part of the
+// stage (`stage`: its first row, first float); interior, `loads` vector loads from `row` (the
+// row's start); at the edges the row mapped through the border policy, vector loads where
+// `vector` and the row is inside, else the window gathered through `cols`.
+template <int MW, int KV, int RY, WideRows Rows, int StageStride = 0>
 __device__ __forceinline__ void wide_load_window(const ImageArgs& a, const unsigned char* row,
                                                  int r, std::int64_t x, std::int64_t y,
-                                                 bool vector, const int* cols,
+                                                 bool vector, const int* cols, const float* stage,
                                                  float4 (&win)[Wide2d<MW, KV, RY>::loads]) {
   using W = Wide2d<MW, KV, RY>;
+  if constexpr (Rows == WideRows::staged) {
+    const auto* p = reinterpret_cast<const float4*>(stage + r * StageStride);
+#pragma unroll
+    for (int j = 0; j < W::loads; ++j)
+      win[j] = p[j];
+    return;
+  }
+  constexpr bool interior = Rows == WideRows::interior;
   std::int64_t ym = 0;
-  if constexpr (!Interior) {
+  if constexpr (!interior) {
     ym = border_index(y - W::halo + r, a.height, a.border);
     row = a.in + (ym < 0 ? 0 : ym) * a.in_pitch;
   }
-  if (Interior || (vector && ym >= 0)) {
+  if (interior || (vector && ym >= 0)) {
     const auto* p = reinterpret_cast<const float4*>(row) + x / 4 - W::h4;
 #pragma unroll
     for (int j = 0; j < W::loads; ++j)
@@ -81,7 +100,8 @@ __device__ __forceinline__ void wide_load_window(const ImageArgs& a, const unsig
 // The RY output rows from y of a thread's 4 KV pixels at column x. Interior: the warp's rows and
 // every lane's window lie inside the image and are aligned, and its outputs too; the row pointer
 // steps by the pitch, each row is `loads` vector loads, the stores are vectors, nothing is
-// tested. Otherwise each row is mapped through the border policy, lanes whose window is inside and
+// tested. Staged: the same with the rows read from shared memory (`stage`, StageStride floats a
+// row). Otherwise each row is mapped through the border policy, lanes whose window is inside and
 // aligned (`vector`) load vectors and the others gather their window through `cols`, and the
 // stores stop at the image's edges.
 //
@@ -91,19 +111,21 @@ __device__ __forceinline__ void wide_load_window(const ImageArgs& a, const unsig
 // the loads, and a loop body of RY x 4 KV x MW fused multiply-adds instead of the whole tile
 // unrolled (at 8 x 8 and 7 x 7 the unrolled tile is some 53 KB of SASS, past what the SM's
 // instruction caches hold). Both sum mask rows in order and taps left to right.
-template <int MW, int KV, int RY, bool Interior, bool RowLoop>
+template <int MW, int KV, int RY, WideRows Rows, bool RowLoop, int StageStride = 0>
 __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& mask,
                                           std::int64_t x, std::int64_t y, bool vector,
-                                          const int* cols) {
+                                          const int* cols, const float* stage = nullptr) {
   using W = Wide2d<MW, KV, RY>;
   constexpr int K = 4 * KV;
+  constexpr bool Interior = Rows != WideRows::edge; // for the row pointer and the stores
   float acc[RY][K];
 #pragma unroll
   for (int o = 0; o < RY; ++o)
 #pragma unroll
     for (int k = 0; k < K; ++k)
       acc[o][k] = 0.0f;
-  const unsigned char* top = a.in + (Interior ? (y - W::halo) * a.in_pitch : 0);
+  const unsigned char* top =
+      a.in + (Rows == WideRows::interior ? (y - W::halo) * a.in_pitch : 0);
   if constexpr (RowLoop) {
 #pragma unroll 1
     for (int j = 0; j < MW; ++j) {
@@ -115,7 +137,8 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
 #pragma unroll
       for (int o = 0; o < RY; ++o, row += a.in_pitch) {
         float4 win[W::loads];
-        wide_load_window<MW, KV, RY, Interior>(a, row, j + o, x, y, vector, cols, win);
+        wide_load_window<MW, KV, RY, Rows, StageStride>(a, row, j + o, x, y, vector, cols, stage,
+                                                        win);
         const float* w = reinterpret_cast<const float*>(win) + W::d;
 #pragma unroll
         for (int i = 0; i < MW; ++i)
@@ -129,7 +152,7 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
 #pragma unroll
     for (int r = 0; r < W::rows; ++r, row += a.in_pitch) {
       float4 win[W::loads];
-      wide_load_window<MW, KV, RY, Interior>(a, row, r, x, y, vector, cols, win);
+      wide_load_window<MW, KV, RY, Rows, StageStride>(a, row, r, x, y, vector, cols, stage, win);
       apply_input_row<MW>(acc, mask, reinterpret_cast<const float*>(win) + W::d, r);
     }
   }
@@ -177,9 +200,11 @@ __device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int6
   }
 }
 
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
-__global__ void __launch_bounds__(256, MinBlocks)
-    convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
+// A block's warps, each on its own rows: interior warps (rows and windows inside the image and
+// aligned) by the interior path, after asking L2 for their rows where PrefetchL2, the others by
+// the edge path.
+template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2>
+__device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& mask) {
   using W = Wide2d<MW, KV, RY>;
   constexpr int K = 4 * KV;
   const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * W::tile_w + threadIdx.x * K;
@@ -194,13 +219,93 @@ __global__ void __launch_bounds__(256, MinBlocks)
   if (interior) {
     if constexpr (PrefetchL2)
       wide_prefetch_rows<MW, KV, RY>(a, y);
-    return wide_tile<MW, KV, RY, true, RowLoop>(a, mask, x, y, true, nullptr);
+    return wide_tile<MW, KV, RY, WideRows::interior, RowLoop>(a, mask, x, y, true, nullptr);
   }
   if (x >= a.width)
     return; // no output: the lanes share nothing
   int cols[4 * W::loads];
   wide_columns<MW, KV, RY>(a, x, cols);
-  wide_tile<MW, KV, RY, false, RowLoop>(a, mask, x, y, vector, cols);
+  wide_tile<MW, KV, RY, WideRows::edge, RowLoop>(a, mask, x, y, vector, cols);
+}
+
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
+__global__ void __launch_bounds__(256, MinBlocks)
+    convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
+  wide_warps<MW, KV, RY, RowLoop, PrefetchL2>(a, mask);
+}
+
+// The wide tile staged by the bulk copy engine. What holds convolve_wide_2d at 7 x 7 is its
+// loads' wait (Nsight Compute, H200: a quarter of the cycles with no warp ready, most of a warp's
+// stall on L1TEX) and L2's load (83% of its peak): each warp reads its 8 rows' 14 input rows
+// from L2 (L1 catches the halo columns but not the 6 rows the warp below reads too), and the
+// registers hold two rows of them in flight. Here one warp hands the block's whole stage to the
+// copy engine at once, one bulk copy a row (the tile's columns and h4 float4s either side: 544
+// bytes at 4 pixels a thread), so the bytes in flight no longer depend on registers and L2 sends
+// each row once per block; each thread then reads its windows from shared memory (LDS.128, a
+// warp's 16-byte words consecutive: no bank conflict) with the same sums as the other paths, bit
+// for bit. The rows land in groups of RY, one mbarrier a group, so a warp starts once its own two
+// groups are in. Blocks whose stage reaches outside the image, or images whose rows are not
+// 16-byte aligned, run convolve_wide_2d's warps (with the L2 prefetch). Each warp waits on its
+// own groups' barriers (mbarrier.try_wait with a suspend-time hint: the warp sleeps rather than
+// polls); warp 0 waiting for the whole stage and the block's barrier releasing the others was
+// slower (profile driver, H100, 2026-11-27: 213.3 against 207.1 us at 7 x 7).
+template <int MW, int KV, int RY> struct WideStage {
+  using W = Wide2d<MW, KV, RY>;
+  static constexpr int rows = W::tile_h + MW - 1;
+  static constexpr int stride = 4 * (W::tx * KV + 2 * W::h4); // floats a staged row
+  static constexpr unsigned row_bytes = 4u * stride;
+  static constexpr int groups = (rows + RY - 1) / RY; // of RY rows, one mbarrier each
+  static constexpr int barrier_floats = (2 * groups + 3) / 4 * 4; // keeps the rows 16-byte aligned
+  static constexpr int floats = barrier_floats + rows * stride;
+  static_assert(groups <= 32 && row_bytes % 16 == 0);
+  static_assert(4 * floats <= 48 * 1024, "a static stage: at most 48 KB");
+  static constexpr unsigned group_bytes(int g) {
+    return static_cast<unsigned>(rows - g * RY < RY ? rows - g * RY : RY) * row_bytes;
+  }
+};
+
+template <int MW, int KV, int RY, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
+    convolve_wide_bulk_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
+  using W = Wide2d<MW, KV, RY>;
+  using S = WideStage<MW, KV, RY>;
+  __shared__ __align__(16) float shared[S::floats];
+  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * W::tile_w;
+  const std::int64_t y0 = static_cast<std::int64_t>(blockIdx.y) * W::tile_h;
+  const bool staged = detail::bulk::available && rows_aligned_to<float4>(a.in, a.in_pitch) &&
+                      rows_aligned_to<float4>(a.out, a.out_pitch) && x0 - 4 * W::h4 >= 0 &&
+                      x0 + W::tile_w + 4 * W::h4 <= a.width && y0 - W::halo >= 0 &&
+                      y0 - W::halo + S::rows <= a.height;
+  if (!staged)
+    return wide_warps<MW, KV, RY, false, true>(a, mask); // the block's choice: no barrier below
+  auto* bars = reinterpret_cast<std::uint64_t*>(shared);
+  float* stage = shared + S::barrier_floats;
+  const int thread = static_cast<int>(threadIdx.x + threadIdx.y * W::tx);
+  if (thread < S::groups)
+    detail::bulk::barrier_init(bars + thread, 1);
+  __syncthreads();
+  const int ty = static_cast<int>(threadIdx.y);
+  if (threadIdx.x == 0) {
+    // Lane 0 of warp ty copies groups ty, ty + 8, ...: the warps issue their copies side by side
+    // (ptxas turns each copy's operands uniform in a loop over the active lanes, some ten
+    // instructions a copy: one warp issuing all 70 took longer than the first rows took to land).
+    const unsigned char* first =
+        a.in + (y0 - W::halo) * a.in_pitch + (x0 - 4 * W::h4) * std::int64_t{sizeof(float)};
+    for (int g = ty; g < S::groups; g += W::ty) {
+      detail::bulk::expect_bytes(bars + g, S::group_bytes(g));
+      const int end = (g + 1) * RY < S::rows ? (g + 1) * RY : S::rows;
+      for (int r = g * RY; r < end; ++r)
+        detail::bulk::copy_counted(stage + r * S::stride, first + r * a.in_pitch, S::row_bytes,
+                                   bars + g);
+    }
+  }
+  // The warp's input rows ty RY .. ty RY + RY + MW - 2 lie in these groups.
+  const int last = (ty * RY + RY + MW - 2) / RY;
+  for (int g = ty; g <= last && g < S::groups; ++g)
+    detail::bulk::wait_suspended(bars + g, 0);
+  const std::int64_t x = x0 + threadIdx.x * 4 * KV, y = y0 + ty * RY;
+  wide_tile<MW, KV, RY, WideRows::staged, false, S::stride>(
+      a, mask, x, y, true, nullptr, stage + ty * RY * S::stride + threadIdx.x * 4 * KV);
 }
 
 // The library's shape per mask width (api.cu takes this kernel for float images of one channel
@@ -242,19 +347,34 @@ template <int MW, int KV, int RY> bool wide_2d_fits(std::int64_t height) {
   return wide_2d_blocks_y<MW, KV, RY>(height) <= 65535;
 }
 
+// The grid of convolve_wide_2d and convolve_wide_bulk_2d (a block per tile) for an image of
+// this size (width, height > 0); `kernel` names the kernel in the errors.
+template <int MW, int KV, int RY> dim3 wide_2d_grid(const ImageArgs& a, const char* kernel) {
+  using W = Wide2d<MW, KV, RY>;
+  if (!wide_2d_fits<MW, KV, RY>(a.height))
+    throw std::invalid_argument(std::string(kernel) + ": more than 65535 rows of blocks");
+  if (a.width > std::numeric_limits<int>::max() / 2) // the edge threads' columns are ints
+    throw std::invalid_argument(std::string(kernel) + ": rows wider than 2^30 pixels");
+  const std::int64_t tiles_x = (a.width + W::tile_w - 1) / W::tile_w;
+  return dim3(static_cast<unsigned>(tiles_x),
+              static_cast<unsigned>(wide_2d_blocks_y<MW, KV, RY>(a.height)));
+}
+
 // Launches convolve_wide_2d for a square mask of width MW (width, height > 0; wide_2d_fits).
 template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false>
 void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using W = Wide2d<MW, KV, RY>;
-  if (!wide_2d_fits<MW, KV, RY>(a.height))
-    throw std::invalid_argument("wide_2d: more than 65535 rows of blocks");
-  if (a.width > std::numeric_limits<int>::max() / 2) // the edge threads' columns are ints
-    throw std::invalid_argument("wide_2d: rows wider than 2^30 pixels");
-  const std::int64_t tiles_x = (a.width + W::tile_w - 1) / W::tile_w;
   convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2>
-      <<<dim3(static_cast<unsigned>(tiles_x),
-              static_cast<unsigned>(wide_2d_blocks_y<MW, KV, RY>(a.height))),
-         dim3(W::tx, W::ty), 0, stream>>>(a, mask);
+      <<<wide_2d_grid<MW, KV, RY>(a, "wide_2d"), dim3(W::tx, W::ty), 0, stream>>>(a, mask);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+// Launches convolve_wide_bulk_2d for a square mask of width MW (width, height > 0; wide_2d_fits).
+template <int MW, int KV, int RY, int MinBlocks>
+void launch_wide_bulk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  using W = Wide2d<MW, KV, RY>;
+  convolve_wide_bulk_2d<MW, KV, RY, MinBlocks>
+      <<<wide_2d_grid<MW, KV, RY>(a, "wide_bulk_2d"), dim3(W::tx, W::ty), 0, stream>>>(a, mask);
   LADDER_CUDA(cudaGetLastError());
 }
 

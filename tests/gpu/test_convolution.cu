@@ -29,6 +29,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace ladder::test {
@@ -479,34 +480,46 @@ TEST(ConvolutionLanes, Uint8EveryChannelCountBorderWidthPitchAndAlignment) {
 }
 
 // The wide register tiles (convolution/wide.cuh) at the shapes the lab and the library use,
-// unrolled and looping over the mask's rows: warps
+// unrolled, looping over the mask's rows, and staged by bulk copies (Bulk; RowLoop unused): warps
 // wholly inside the image (the interior path) beside edge warps whose lanes load vectors or gather
 // through the border policy, widths that end inside a thread's 4 KV pixels, a pointer 4 bytes off
 // and a pitch off 16 bytes (every lane gathers), padded pitches, images narrower than a thread's
-// window and shorter than the mask, 1 x 1.
-template <int KV, int RY, int MinBlocks, bool RowLoop> void wide_cases(std::mt19937& rng) {
+// window and shorter than the mask, 1 x 1. With Bulk, the 600 x 300 and 1100 x 150 images hold
+// blocks whose stage lies inside (staged) beside edge blocks (the registers' path); the pointer 4
+// bytes off stages none.
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool Bulk = false>
+void wide_cases(std::mt19937& rng) {
   const std::vector<Case> cases = {{1, 1, 1, 3, 3, 0, 0},       {67, 45, 1, 5, 5, 0, 0},
                                    {528, 101, 1, 7, 7, 0, 0},   {528, 101, 1, 7, 7, 0, 4},
                                    {1100, 150, 1, 9, 9, 64, 0}, {1100, 150, 1, 7, 7, 0, 0},
                                    {777, 130, 1, 7, 7, 0, 0},   {781, 77, 1, 9, 9, 8, 0},
                                    {5, 97, 1, 7, 7, 0, 0},      {130, 3, 1, 9, 9, 0, 0},
-                                   {3, 2, 1, 5, 5, 0, 0},       {1030, 70, 1, 3, 3, 16, 0}};
+                                   {3, 2, 1, 5, 5, 0, 0},       {1030, 70, 1, 3, 3, 16, 0},
+                                   {600, 300, 1, 7, 7, 0, 0},   {600, 300, 1, 5, 5, 48, 0},
+                                   {600, 300, 1, 3, 3, 0, 4},   {600, 300, 1, 9, 9, 0, 0}};
   for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
     for (const Case& c : cases) {
       Harness<float> h(c, rng);
       const conv_detail::ImageArgs a = h.image_args(border);
       const auto mask = conv_detail::make_mask_param(h.mask.data(), c.mw, c.mh);
+      const auto launch = [&](auto width, cudaStream_t s) {
+        constexpr int MW = decltype(width)::value;
+        if constexpr (Bulk)
+          conv_detail::launch_wide_bulk_2d<MW, KV, RY, MinBlocks>(a, mask, s);
+        else
+          conv_detail::launch_wide_2d<MW, KV, RY, MinBlocks, RowLoop>(a, mask, s);
+      };
       const auto got = h.run([&](cudaStream_t s) {
         switch (c.mw) {
-        case 3: return conv_detail::launch_wide_2d<3, KV, RY, MinBlocks, RowLoop>(a, mask, s);
-        case 5: return conv_detail::launch_wide_2d<5, KV, RY, MinBlocks, RowLoop>(a, mask, s);
-        case 7: return conv_detail::launch_wide_2d<7, KV, RY, MinBlocks, RowLoop>(a, mask, s);
-        default: return conv_detail::launch_wide_2d<9, KV, RY, MinBlocks, RowLoop>(a, mask, s);
+        case 3: return launch(std::integral_constant<int, 3>{}, s);
+        case 5: return launch(std::integral_constant<int, 5>{}, s);
+        case 7: return launch(std::integral_constant<int, 7>{}, s);
+        default: return launch(std::integral_constant<int, 9>{}, s);
         }
       });
       EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
           << h.label() << " " << 4 * KV << " pixels x " << RY << " rows a thread"
-          << (RowLoop ? ", row loop " : " ")
+          << (Bulk ? ", bulk-staged " : (RowLoop ? ", row loop " : " "))
           << lab::convolution::border_name(border);
     }
 }
@@ -517,6 +530,12 @@ TEST(ConvolutionWide, EveryBorderWidthPitchAndAlignment) {
   wide_cases<2, 8, 2, false>(rng);
   wide_cases<2, 4, 3, false>(rng);
   wide_cases<2, 8, 2, true>(rng);
+}
+
+TEST(ConvolutionWide, BulkStagedEveryBorderWidthPitchAndAlignment) {
+  std::mt19937 rng(85);
+  wide_cases<1, 8, 3, false, true>(rng);
+  wide_cases<1, 8, 4, false, true>(rng);
 }
 
 // The streamed lanes (convolution/window.cuh) under every border policy: strips of 1, 3, 20 and

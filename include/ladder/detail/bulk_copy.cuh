@@ -71,6 +71,18 @@ __device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {
 #endif
 }
 
+// Every waiting thread: as wait, but each try suspends the thread until the phase completes (or
+// about 10 ms pass) instead of returning at once: a warp that waits long sleeps rather than
+// spends issue slots on polls.
+__device__ __forceinline__ void wait_suspended(std::uint64_t* bar, unsigned parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{\n .reg .pred done;\n wait:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], "
+               "%1, %2;\n @!done bra wait;\n}" ::"r"(shared_address(bar)),
+               "r"(parity), "r"(10000000u)
+               : "memory");
+#endif
+}
+
 // Orders this thread's earlier generic-proxy accesses to shared memory (reads of a stage) before a
 // following bulk copy into it (async proxy).
 __device__ __forceinline__ void fence_proxy_async_shared() {
