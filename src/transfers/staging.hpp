@@ -22,7 +22,8 @@ namespace ladder::transfers {
 // Where a copy goes.
 enum class Path { none, direct, pinned, staged, parameters };
 
-// The staging shape of one call. Zeros mean the library's defaults.
+// The staging shape of one call. Zeros mean the library's defaults (but for ahead_per_thread,
+// whose default is 1 and whose 0 means none ahead).
 struct StagingConfig {
   std::size_t chunk_bytes = 0; // bytes per chunk (0: from the size and the threads, see plan)
   int threads = 0;             // host threads filling / draining at once (0: the whole pool)
@@ -30,10 +31,11 @@ struct StagingConfig {
   // Chunks handed to the pool beyond one per thread, per thread: with 1, up to 2 x threads tasks
   // are posted at once, so a worker that finishes a chunk takes the next from the queue instead
   // of sleeping until the calling thread wakes and posts it (two wake-ups a chunk, which a
-  // virtual machine's CPUs make slow). 0: one task per thread, the library's default: the tuning
-  // row that times 1 (staged_1M_16t_ahead1) was never slower on the one host it has run on, but
-  // no faster than 12 threads without it there (docs/transfers.md).
-  int ahead_per_thread = 0;
+  // virtual machine's CPUs make slow). 1: the library's default. In three `ladder tune transfers`
+  // runs on two H100 hosts (12 pairs of 1 GiB and 256 MiB copies each way), 1 ahead beat none in
+  // 8, tied in 1 and lost 3 by at most 3%, and its worst ratio to a pinned copy was 0.77 where
+  // none ahead fell to 0.64 (the tuning row staged_1M_16t_ahead0 times none; docs/transfers.md).
+  int ahead_per_thread = 1;
   std::size_t direct_max_bytes = transfer_direct_max_bytes; // pageable copies up to this go direct
   // Pageable copies to the device of up to this many bytes (at most parameter_copy_max_bytes) ride
   // in a kernel's parameters: the launch carries the bytes, a kernel writes them to the

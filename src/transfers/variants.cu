@@ -182,14 +182,15 @@ const std::array rungs = {
                   .params = {{{"chunk_kib", 1024}, {"threads", 12}}}},
          .method = Method::library,
          .staging = shape(1 * MiB, 12)},
-    Rung{.info = {.name = "staged_1M_16t_ahead1",
-                  .idea = "1 MiB chunks, 16 threads, one more chunk per thread queued so that a "
-                          "worker takes its next without waiting for the calling thread",
+    Rung{.info = {.name = "staged_1M_16t_ahead0",
+                  .idea = "1 MiB chunks, 16 threads, no chunk queued beyond one per thread (the "
+                          "library's shape before one ahead): a worker that finishes waits for "
+                          "the calling thread to post its next",
                   .role = Role::variant,
                   .variant_of = "ladder::copy_to_*",
-                  .params = {{{"chunk_kib", 1024}, {"threads", 16}, {"ahead_per_thread", 1}}}},
+                  .params = {{{"chunk_kib", 1024}, {"threads", 16}, {"ahead_per_thread", 0}}}},
          .method = Method::library,
-         .staging = ahead(shape(1 * MiB, 16), 1)},
+         .staging = ahead(shape(1 * MiB, 16), 0)},
 };
 
 } // namespace

@@ -96,14 +96,14 @@ TEST(TransferStaging, ExplicitShapeWins) {
 }
 
 TEST(TransferStaging, TasksAheadOfTheThreadsAreBounded) {
-  // The default: one task per thread in flight.
-  EXPECT_EQ(plan_chunks(GiB, 16, {}).max_pending, 16);
+  // The default: one more task per thread queued, so that a worker finds its next chunk waiting.
+  EXPECT_EQ(plan_chunks(GiB, 16, {}).max_pending, 32);
   StagingConfig c;
   c.threads = 12;
-  EXPECT_EQ(plan_chunks(GiB, 16, c).max_pending, 12);
-  // One more per thread queued, so that a worker finds its next chunk waiting.
-  c.ahead_per_thread = 1;
   EXPECT_EQ(plan_chunks(GiB, 16, c).max_pending, 24);
+  // None ahead: one task per thread in flight.
+  c.ahead_per_thread = 0;
+  EXPECT_EQ(plan_chunks(GiB, 16, c).max_pending, 12);
   // Clamped to 0 .. 3 ahead: the queue stays a few tasks per thread.
   c.ahead_per_thread = 100;
   EXPECT_EQ(plan_chunks(GiB, 16, c).max_pending, 48);
