@@ -31,10 +31,11 @@ struct StagingConfig {
   // Chunks handed to the pool beyond one per thread, per thread: with 1, up to 2 x threads tasks
   // are posted at once, so a worker that finishes a chunk takes the next from the queue instead
   // of sleeping until the calling thread wakes and posts it (two wake-ups a chunk, which a
-  // virtual machine's CPUs make slow). 1: the library's default. In three `ladder tune transfers`
-  // runs on two H100 hosts (12 pairs of 1 GiB and 256 MiB copies each way), 1 ahead beat none in
-  // 8, tied in 1 and lost 3 by at most 3%, and its worst ratio to a pinned copy was 0.77 where
-  // none ahead fell to 0.64 (the tuning row staged_1M_16t_ahead0 times none; docs/transfers.md).
+  // virtual machine's CPUs make slow). 1: the library's default. In five `ladder tune transfers`
+  // runs on three H100 hosts (20 pairs of 1 GiB and 256 MiB copies each way), 1 ahead beat none
+  // in 14 and lost 6 by at most 3%, and its worst ratio to a pinned copy was 0.71
+  // where none ahead fell to 0.64 (the tuning row staged_1M_16t_ahead0 times none;
+  // docs/transfers.md).
   int ahead_per_thread = 1;
   std::size_t direct_max_bytes = transfer_direct_max_bytes; // pageable copies up to this go direct
   // Pageable copies to the device of up to this many bytes (at most parameter_copy_max_bytes) ride
