@@ -6,58 +6,52 @@
 #include "convolution/wide.cuh"
 
 #include <stdexcept>
+#include <type_traits>
 
 namespace ladder::lab::convolution {
 
 namespace {
 
-// The kernel for the problem's mask width, 3 .. 9. KV, RY, MinBlocks == 0: the library's shape
-// at this width (WideShape), RowLoop and PrefetchL2 included.
-template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, int MW = 3>
-void launch_wide_width(const conv_detail::ImageArgs& a, const conv_detail::MaskParam& mask,
-                       cudaStream_t s) {
+// f(std::integral_constant<int, MW>{}) for the problem's mask width MW, 3 .. 9.
+template <int MW = 3, class F> void with_wide_width(int width, F&& f) {
   if constexpr (MW < 9) {
-    if (mask.width != MW)
-      return launch_wide_width<KV, RY, MinBlocks, RowLoop, PrefetchL2, MW + 2>(a, mask, s);
+    if (width != MW)
+      return with_wide_width<MW + 2>(width, f);
   }
-  if (mask.width != MW)
-    throw std::logic_error("wide_window: unsupported mask");
-  using Shape = conv_detail::WideShape<MW>;
-  constexpr bool library = KV == 0;
-  constexpr int kv = library ? Shape::kv : KV, ry = library ? Shape::ry : RY;
-  constexpr int min_blocks = library ? Shape::min_blocks : MinBlocks;
-  constexpr bool row_loop = library ? Shape::row_loop : RowLoop;
-  constexpr bool prefetch = library ? Shape::prefetch_l2 : PrefetchL2;
-  conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch>(a, mask, s);
-}
-
-// The wide tile staged by the bulk copy engine for the problem's mask width, 3 .. 9.
-template <int KV, int RY, int MinBlocks, int MW = 3>
-void launch_wide_bulk_width(const conv_detail::ImageArgs& a, const conv_detail::MaskParam& mask,
-                            cudaStream_t s) {
-  if constexpr (MW < 9) {
-    if (mask.width != MW)
-      return launch_wide_bulk_width<KV, RY, MinBlocks, MW + 2>(a, mask, s);
-  }
-  if (mask.width != MW)
-    throw std::logic_error("wide_bulk: unsupported mask");
-  conv_detail::launch_wide_bulk_2d<MW, KV, RY, MinBlocks>(a, mask, s);
+  if (width != MW)
+    throw std::logic_error("wide tiles: unsupported mask");
+  f(std::integral_constant<int, MW>{});
 }
 
 } // namespace
+
+// KV, RY, MinBlocks == 0: the library's shape at the problem's width (WideShape), RowLoop and
+// PrefetchL2 included.
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
+void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
+  const Problem2d& p = b.problem;
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  const conv_detail::ImageArgs a = image_args(b, Border::zero);
+  with_wide_width(mask.width, [&](auto width) {
+    constexpr int MW = decltype(width)::value;
+    using Shape = conv_detail::WideShape<MW>;
+    constexpr bool library = KV == 0;
+    constexpr int kv = library ? Shape::kv : KV, ry = library ? Shape::ry : RY;
+    constexpr int min_blocks = library ? Shape::min_blocks : MinBlocks;
+    constexpr bool row_loop = library ? Shape::row_loop : RowLoop;
+    constexpr bool prefetch = library ? Shape::prefetch_l2 : PrefetchL2;
+    conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch>(a, mask, s);
+  });
+}
 
 template <int KV, int RY, int MinBlocks>
 void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  launch_wide_bulk_width<KV, RY, MinBlocks>(image_args(b, Border::zero), mask, s);
-}
-
-template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
-void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
-  const Problem2d& p = b.problem;
-  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  launch_wide_width<KV, RY, MinBlocks, RowLoop, PrefetchL2>(image_args(b, Border::zero), mask, s);
+  const conv_detail::ImageArgs a = image_args(b, Border::zero);
+  with_wide_width(mask.width, [&](auto width) {
+    conv_detail::launch_wide_bulk_2d<decltype(width)::value, KV, RY, MinBlocks>(a, mask, s);
+  });
 }
 
 // Float images of one channel, square masks 3 .. 9 wide (one float4 of halo a side).
