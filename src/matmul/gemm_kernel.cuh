@@ -54,7 +54,7 @@ namespace ladder::gemm_detail {
 
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
           bool Quadrants, int MinBlocks, bool Steady = false, bool EdgeMasks = true,
-          bool ARows = false, bool Serpentine = false>
+          bool ARows = false>
 struct Policy {
   static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
                        tn = TN, stages = Stages, min_blocks = MinBlocks;
@@ -66,11 +66,6 @@ struct Policy {
   // swizzled across them, and is read 4 k at a time (AsyncRowCopier), instead of being turned
   // k-major by 4-byte copies. Asynchronous loops only; no effect when A is stored m-contiguous.
   static constexpr bool a_rows = ARows;
-  // The order of a k's FMAs over the micro-tile: row by row, each row's B values in order
-  // (false), or every other row walked backwards, so that a row's first FMA reads the B value
-  // the previous row's last one read (one register read fewer a row; ptxas assigns the
-  // registers either way).
-  static constexpr bool serpentine = Serpentine;
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
   static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
@@ -92,12 +87,11 @@ struct Policy {
 // (launch() below), so that its kernel is the single k-loop with no masked copy beside it.
 template <class P> struct WithoutEdgeMasks;
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
-          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows,
-          bool Serpentine>
+          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows>
 struct WithoutEdgeMasks<Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks,
-                               Steady, EdgeMasks, ARows, Serpentine>> {
+                               Steady, EdgeMasks, ARows>> {
   using type = Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady,
-                      false, ARows, Serpentine>;
+                      false, ARows>;
 };
 
 // What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
@@ -721,8 +715,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
 #pragma unroll
     for (int i = 0; i < P::tm; ++i)
 #pragma unroll
-      for (int jj = 0; jj < P::tn; ++jj) {
-        const int j = P::serpentine && i % 2 == 1 ? P::tn - 1 - jj : jj;
+      for (int j = 0; j < P::tn; ++j) {
         const float a = S::a_rows ? quad_a[(kk / 4) % 2][i][kk % 4] : frag_a[kk % 2][i];
         acc[i][j] = fmaf(a, frag_b[kk % 2][j], acc[i][j]);
       }

@@ -94,16 +94,6 @@ using WideAsync4Warps8K16Solo = Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 1>;
 using WideAsync4Warps8x4x2K16 = Policy<64, 128, 16, 4, 2, 4, 8, 4, true, 2>;
 using WideAsync3Warps8K32 = Policy<64, 128, 32, 2, 4, 8, 4, 3, true, 2>;
 using HugeAsync3K16 = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1>;
-// The huge tile's FMAs and micro-tile rearranged, to move ptxas's register assignment (Nsight
-// Compute put the last 3% to cuBLAS at 4096^3 on dispatch stalls of the FFMAs, docs/matmul.md):
-// every other row of the 16 x 8 micro-tile walked backwards; the micro-tile 8 x 16 (lanes 8 x 4);
-// and cuBLAS's own tile read row-major, 128 x 256 (it computes C^T), in 3 stages with either
-// micro-tile.
-using HugeAsync3Serpentine =
-    Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, true>;
-using HugeAsync3Thread8x16 = Policy<256, 128, 8, 4, 2, 8, 16, 3, true, 1>;
-using Wide256Async3 = Policy<128, 256, 8, 2, 4, 8, 16, 3, true, 1>;
-using Wide256Async3Thread16x8 = Policy<128, 256, 8, 2, 4, 16, 8, 3, true, 1>;
 // A untransposed (k-contiguous) copied as stored, 16 bytes at a time, its rows kept in shared
 // memory and read 4 k at a time, instead of turned k-major by 4-byte copies (Policy::a_rows).
 // At 1000^3 the 8-warp tile ran 58.98 us untransposed against 55.62 us with A^T (whose A needs
@@ -139,17 +129,16 @@ template <class P> const void* kernel_address() {
   X(HugeAsync3K16) X(HugeAsync3GuardedEdges) X(WideAsync3GuardedEdges) X(Large4WarpsAsync3)      \
   X(WideAsync4Warps8K16RowsSolo)
 #define LADDER_MATMUL_LAB_POLICIES_3(X)                                                            \
-  X(WideAsync3) X(TallAsync3) X(WideTwoAsync3) X(TallTwoAsync3) X(HugeAsync3Serpentine)
+  X(WideAsync3) X(TallAsync3) X(WideTwoAsync3) X(TallTwoAsync3)
 #define LADDER_MATMUL_LAB_POLICIES_4(X)                                                            \
   X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)          \
   X(WideAsync3Warps8K16Rows)
-#define LADDER_MATMUL_LAB_POLICIES_5(X)                                                            \
-  X(Large4Warps) X(Wide256) X(Large) X(LargeK16) X(HugeAsync3Thread8x16)
+#define LADDER_MATMUL_LAB_POLICIES_5(X) X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
 #define LADDER_MATMUL_LAB_POLICIES_6(X)                                                            \
-  X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync4Warps8K16Solo) X(Wide256Async3)
+  X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync4Warps8K16Solo)
 #define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
   X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16) X(WideAsync4Warps8x4x2K16)                \
-  X(WideAsync3Warps8K32) X(Wide256Async3Thread16x8)
+  X(WideAsync3Warps8K32)
 #define LADDER_MATMUL_LAB_POLICIES(X)                                                              \
   LADDER_MATMUL_LAB_POLICIES_0(X) LADDER_MATMUL_LAB_POLICIES_1(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_2(X) LADDER_MATMUL_LAB_POLICIES_3(X)                                  \
