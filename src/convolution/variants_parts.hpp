@@ -35,10 +35,10 @@ template <int Strip> void launch_lanes_stream_rung(const Buffers2d& b, cudaStrea
 // The wide register tiles straight from L1 (wide.cuh): KV float4s a row and RY rows a thread with
 // registers for MinBlocks blocks per SM, unrolled or looping over the mask's rows (RowLoop), each
 // warp first asking L2 for its own rows or not (PrefetchL2), or the library's shape per width
-// (KV, RY, MinBlocks 0); each warp Walk tiles down, one after the other. Float images of one
-// channel, square masks 3 .. 9 (wide_fit: nullptr, else why not).
+// (KV, RY, MinBlocks 0). Float images of one channel, square masks 3 .. 9 (wide_fit: nullptr,
+// else why not).
 const char* wide_fit(const Problem2d& p);
-template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, int Walk = 1>
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
 // The same tiles staged by the bulk copy engine (convolve_wide_bulk_2d).
 template <int KV, int RY, int MinBlocks>

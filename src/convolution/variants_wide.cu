@@ -27,7 +27,7 @@ template <int MW = 3, class F> void with_wide_width(int width, F&& f) {
 
 // KV, RY, MinBlocks == 0: the library's shape at the problem's width (WideShape), RowLoop and
 // PrefetchL2 included.
-template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, int Walk>
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
@@ -40,7 +40,7 @@ void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
     constexpr int min_blocks = library ? Shape::min_blocks : MinBlocks;
     constexpr bool row_loop = library ? Shape::row_loop : RowLoop;
     constexpr bool prefetch = library ? Shape::prefetch_l2 : PrefetchL2;
-    conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch, Walk>(a, mask, s);
+    conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch>(a, mask, s);
   });
 }
 
@@ -75,8 +75,6 @@ template void launch_wide_rung<1, 6, 4, false, false>(const Buffers2d&, cudaStre
 template void launch_wide_rung<1, 6, 4, false, true>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 4, 5, false, false>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 4, 5, false, true>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 3, false, true, 2>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 3, false, true, 4>(const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 3>(const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 4>(const Buffers2d&, cudaStream_t);
 

@@ -200,19 +200,25 @@ __device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int6
   }
 }
 
-// One tile of a warp: its RY output rows from y by the interior path where the warp's rows and
-// every lane's window lie inside the image and are aligned (and its output rows), after
-// prefetch(), else by the edge path (`vector`: this lane's window is inside and aligned).
-template <int MW, int KV, int RY, bool RowLoop, class Prefetch>
-__device__ __forceinline__ void wide_warp_tile(const ImageArgs& a, const MaskParam& mask,
-                                               std::int64_t x, std::int64_t y, bool vector,
-                                               Prefetch&& prefetch) {
+// A block's warps, each on its own rows: interior warps (rows and windows inside the image and
+// aligned) by the interior path, after asking L2 for their rows where PrefetchL2, the others by
+// the edge path.
+template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2>
+__device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& mask) {
   using W = Wide2d<MW, KV, RY>;
+  constexpr int K = 4 * KV;
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * W::tile_w + threadIdx.x * K;
+  const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * W::tile_h + threadIdx.y * RY;
+  if (y >= a.height)
+    return; // the whole warp: its lanes share y
+  const bool vector = rows_aligned_to<float4>(a.in, a.in_pitch) && x - 4 * W::h4 >= 0 &&
+                      x + K + 4 * W::h4 <= a.width;
   const bool interior = __all_sync(0xffffffffu, vector) &&
                         rows_aligned_to<float4>(a.out, a.out_pitch) && y - W::halo >= 0 &&
                         y - W::halo + W::rows <= a.height;
   if (interior) {
-    prefetch();
+    if constexpr (PrefetchL2)
+      wide_prefetch_rows<MW, KV, RY>(a, y);
     return wide_tile<MW, KV, RY, WideRows::interior, RowLoop>(a, mask, x, y, true, nullptr);
   }
   if (x >= a.width)
@@ -222,53 +228,10 @@ __device__ __forceinline__ void wide_warp_tile(const ImageArgs& a, const MaskPar
   wide_tile<MW, KV, RY, WideRows::edge, RowLoop>(a, mask, x, y, vector, cols);
 }
 
-// A block's warps, each on its own rows: interior tiles (rows and windows inside the image and
-// aligned) by the interior path, after asking L2 for the warp's rows where PrefetchL2, the others
-// by the edge path. Walk > 1: each warp takes Walk tiles of RY rows one below the other (the block
-// Walk x 8 of them), one after the other, so that the MW - 1 input rows two of its tiles share
-// are read again by the same warp a tile later, from L1, rather than by the warp below at the
-// same time, from L2 (at Walk 1 and 7 x 7 the warps' loads bring 1.75 input rows from L2 for
-// each output row); the prefetch then asks L2 for the warp's whole strip at its start.
-template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2, int Walk = 1>
-__device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& mask) {
-  using W = Wide2d<MW, KV, RY>;
-  constexpr int K = 4 * KV;
-  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * W::tile_w + threadIdx.x * K;
-  const std::int64_t first_y =
-      static_cast<std::int64_t>(blockIdx.y) * W::tile_h * Walk + threadIdx.y * RY * Walk;
-  if (first_y >= a.height)
-    return; // the whole warp: its lanes share y
-  const bool vector = rows_aligned_to<float4>(a.in, a.in_pitch) && x - 4 * W::h4 >= 0 &&
-                      x + K + 4 * W::h4 <= a.width;
-  if constexpr (Walk == 1) {
-    wide_warp_tile<MW, KV, RY, RowLoop>(a, mask, x, first_y, vector, [&] {
-      if constexpr (PrefetchL2)
-        wide_prefetch_rows<MW, KV, RY>(a, first_y);
-    });
-  } else {
-#pragma unroll 1
-    for (int t = 0; t < Walk; ++t) {
-      const std::int64_t y = first_y + t * RY;
-      if (t > 0 && y >= a.height)
-        return;
-      wide_warp_tile<MW, KV, RY, RowLoop>(a, mask, x, y, vector, [&] {
-        if constexpr (PrefetchL2) {
-          if (t > 0)
-            return; // the first tile asked for the strip
-          if (y + Walk * RY <= a.height)
-            wide_prefetch_rows<MW, KV, RY * Walk>(a, y);
-          else
-            wide_prefetch_rows<MW, KV, RY>(a, y);
-        }
-      });
-    }
-  }
-}
-
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, int Walk = 1>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
-  wide_warps<MW, KV, RY, RowLoop, PrefetchL2, Walk>(a, mask);
+  wide_warps<MW, KV, RY, RowLoop, PrefetchL2>(a, mask);
 }
 
 // The wide tile staged by the bulk copy engine. What holds convolve_wide_2d at 7 x 7 is its
@@ -374,38 +337,36 @@ template <int MW> struct WideShape {
   static constexpr bool row_loop = false, prefetch_l2 = true;
 };
 
-// Blocks along y of convolve_wide_2d (Walk tiles a warp) for an image of this height.
-template <int MW, int KV, int RY, int Walk = 1> std::int64_t wide_2d_blocks_y(std::int64_t height) {
+// Blocks along y of convolve_wide_2d for an image of this height.
+template <int MW, int KV, int RY> std::int64_t wide_2d_blocks_y(std::int64_t height) {
   using W = Wide2d<MW, KV, RY>;
-  return (height + W::tile_h * Walk - 1) / (W::tile_h * Walk);
+  return (height + W::tile_h - 1) / W::tile_h;
 }
 
 // Whether convolve_wide_2d can take an image of this height (its grid's rows of blocks).
-template <int MW, int KV, int RY, int Walk = 1> bool wide_2d_fits(std::int64_t height) {
-  return wide_2d_blocks_y<MW, KV, RY, Walk>(height) <= 65535;
+template <int MW, int KV, int RY> bool wide_2d_fits(std::int64_t height) {
+  return wide_2d_blocks_y<MW, KV, RY>(height) <= 65535;
 }
 
-// The grid of convolve_wide_2d and convolve_wide_bulk_2d (a block per Walk tiles down) for an
-// image of this size (width, height > 0); `kernel` names the kernel in the errors.
-template <int MW, int KV, int RY, int Walk = 1>
-dim3 wide_2d_grid(const ImageArgs& a, const char* kernel) {
+// The grid of convolve_wide_2d and convolve_wide_bulk_2d (a block per tile) for an image of
+// this size (width, height > 0); `kernel` names the kernel in the errors.
+template <int MW, int KV, int RY> dim3 wide_2d_grid(const ImageArgs& a, const char* kernel) {
   using W = Wide2d<MW, KV, RY>;
-  if (!wide_2d_fits<MW, KV, RY, Walk>(a.height))
+  if (!wide_2d_fits<MW, KV, RY>(a.height))
     throw std::invalid_argument(std::string(kernel) + ": more than 65535 rows of blocks");
   if (a.width > std::numeric_limits<int>::max() / 2) // the edge threads' columns are ints
     throw std::invalid_argument(std::string(kernel) + ": rows wider than 2^30 pixels");
   const std::int64_t tiles_x = (a.width + W::tile_w - 1) / W::tile_w;
   return dim3(static_cast<unsigned>(tiles_x),
-              static_cast<unsigned>(wide_2d_blocks_y<MW, KV, RY, Walk>(a.height)));
+              static_cast<unsigned>(wide_2d_blocks_y<MW, KV, RY>(a.height)));
 }
 
 // Launches convolve_wide_2d for a square mask of width MW (width, height > 0; wide_2d_fits).
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false,
-          int Walk = 1>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false>
 void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using W = Wide2d<MW, KV, RY>;
-  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2, Walk>
-      <<<wide_2d_grid<MW, KV, RY, Walk>(a, "wide_2d"), dim3(W::tx, W::ty), 0, stream>>>(a, mask);
+  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2>
+      <<<wide_2d_grid<MW, KV, RY>(a, "wide_2d"), dim3(W::tx, W::ty), 0, stream>>>(a, mask);
   LADDER_CUDA(cudaGetLastError());
 }
 
