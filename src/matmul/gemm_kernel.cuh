@@ -54,7 +54,7 @@ namespace ladder::gemm_detail {
 
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
           bool Quadrants, int MinBlocks, bool Steady = false, bool EdgeMasks = true,
-          bool ARows = false, int FmaOrder = 0>
+          bool ARows = false>
 struct Policy {
   static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
                        tn = TN, stages = Stages, min_blocks = MinBlocks;
@@ -66,10 +66,6 @@ struct Policy {
   // swizzled across them, and is read 4 k at a time (AsyncRowCopier), instead of being turned
   // k-major by 4-byte copies. Asynchronous loops only; no effect when A is stored m-contiguous.
   static constexpr bool a_rows = ARows;
-  // The order of a k's FMAs over the micro-tile (fma_cell below): 0, row by row, each row's B
-  // values in order; the others walk the same cells in other orders, which leave ptxas other
-  // register assignments.
-  static constexpr int fma_order = FmaOrder;
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
   static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
@@ -91,37 +87,12 @@ struct Policy {
 // (launch() below), so that its kernel is the single k-loop with no masked copy beside it.
 template <class P> struct WithoutEdgeMasks;
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
-          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows, int FmaOrder>
+          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows>
 struct WithoutEdgeMasks<Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks,
-                               Steady, EdgeMasks, ARows, FmaOrder>> {
+                               Steady, EdgeMasks, ARows>> {
   using type = Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady,
-                      false, ARows, FmaOrder>;
+                      false, ARows>;
 };
-
-// The cell (i, j) of a tm x tn micro-tile that the FMA number n = ii * tn + jj of a k updates, in
-// order `order`: 0 rows (i = ii, j = jj); 1 every other row backwards; 2 the rows bottom up;
-// 3 every row backwards; 4 the two halves' rows interleaved (0, tm/2, 1, tm/2 + 1, ...); 5 the
-// rows a quarter apart (0, tm/4, tm/2, 3tm/4, 1, ...); 6 pairs of rows walked column by column.
-template <int TM, int TN> struct FmaCell {
-  int i, j;
-};
-template <int Order, int TM, int TN> constexpr FmaCell<TM, TN> fma_cell(int ii, int jj) {
-  if constexpr (Order == 1)
-    return {ii, ii % 2 == 1 ? TN - 1 - jj : jj};
-  else if constexpr (Order == 2)
-    return {TM - 1 - ii, jj};
-  else if constexpr (Order == 3)
-    return {ii, TN - 1 - jj};
-  else if constexpr (Order == 4)
-    return {(ii % 2) * (TM / 2) + ii / 2, jj};
-  else if constexpr (Order == 5)
-    return {(ii % 4) * (TM / 4) + ii / 4, jj};
-  else if constexpr (Order == 6) {
-    const int n = ii * TN + jj, pair = n / (2 * TN), r = n % (2 * TN);
-    return {2 * pair + r % 2, r / 2};
-  } else
-    return {ii, jj};
-}
 
 // What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
 struct Params {
@@ -742,10 +713,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
   // Step kk's FMAs (its fragments in buffer kk % 2, A's quad in quad buffer (kk / 4) % 2).
   const auto fmas = [&](int kk) {
 #pragma unroll
-    for (int ii = 0; ii < P::tm; ++ii)
+    for (int i = 0; i < P::tm; ++i)
 #pragma unroll
-      for (int jj = 0; jj < P::tn; ++jj) {
-        const auto [i, j] = fma_cell<P::fma_order, P::tm, P::tn>(ii, jj);
+      for (int j = 0; j < P::tn; ++j) {
         const float a = S::a_rows ? quad_a[(kk / 4) % 2][i][kk % 4] : frag_a[kk % 2][i];
         acc[i][j] = fmaf(a, frag_b[kk % 2][j], acc[i][j]);
       }

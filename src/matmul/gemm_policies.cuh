@@ -94,15 +94,6 @@ using WideAsync4Warps8K16Solo = Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 1>;
 using WideAsync4Warps8x4x2K16 = Policy<64, 128, 16, 4, 2, 4, 8, 4, true, 2>;
 using WideAsync3Warps8K32 = Policy<64, 128, 32, 2, 4, 8, 4, 3, true, 2>;
 using HugeAsync3K16 = Policy<256, 128, 16, 4, 2, 16, 8, 3, true, 1>;
-// The huge tile with its FMAs in other orders (Policy::fma_order, fma_cell in gemm_kernel.cuh):
-// the same cells, other register assignments.
-template <int Order>
-using HugeAsync3Order = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, Order>;
-using HugeAsync3Order2 = HugeAsync3Order<2>;
-using HugeAsync3Order3 = HugeAsync3Order<3>;
-using HugeAsync3Order4 = HugeAsync3Order<4>;
-using HugeAsync3Order5 = HugeAsync3Order<5>;
-using HugeAsync3Order6 = HugeAsync3Order<6>;
 // A untransposed (k-contiguous) copied as stored, 16 bytes at a time, its rows kept in shared
 // memory and read 4 k at a time, instead of turned k-major by 4-byte copies (Policy::a_rows).
 // At 1000^3 the 8-warp tile ran 58.98 us untransposed against 55.62 us with A^T (whose A needs
@@ -132,20 +123,19 @@ template <class P> const void* kernel_address() {
 // (src/matmul/variants.cu) declares their instances extern, so it compiles none of them itself;
 // a policy it names that no group lists fails at link time.
 #define LADDER_MATMUL_LAB_POLICIES_0(X)                                                            \
-  X(Vectorized) X(WarpTiled) X(LargeStepped) X(HugeStepped) X(WideAsync4Warps8K16Rows)            \
-  X(HugeAsync3Order2)
+  X(Vectorized) X(WarpTiled) X(LargeStepped) X(HugeStepped) X(WideAsync4Warps8K16Rows)
 #define LADDER_MATMUL_LAB_POLICIES_1(X) X(Huge) X(HugeK16) X(HugeAsync3) X(HugeAsync4)
 #define LADDER_MATMUL_LAB_POLICIES_2(X)                                                            \
   X(HugeAsync3K16) X(HugeAsync3GuardedEdges) X(WideAsync3GuardedEdges) X(Large4WarpsAsync3)      \
-  X(WideAsync4Warps8K16RowsSolo) X(HugeAsync3Order3)
+  X(WideAsync4Warps8K16RowsSolo)
 #define LADDER_MATMUL_LAB_POLICIES_3(X)                                                            \
-  X(WideAsync3) X(TallAsync3) X(WideTwoAsync3) X(TallTwoAsync3) X(HugeAsync3Order4)
+  X(WideAsync3) X(TallAsync3) X(WideTwoAsync3) X(TallTwoAsync3)
 #define LADDER_MATMUL_LAB_POLICIES_4(X)                                                            \
   X(TallTwoAsync3Warps4x1) X(WideTwoAsync3Warps1x4) X(WideTwoAsync3K16) X(WideTwoAsync4)          \
-  X(WideAsync3Warps8K16Rows) X(HugeAsync3Order5)
+  X(WideAsync3Warps8K16Rows)
 #define LADDER_MATMUL_LAB_POLICIES_5(X) X(Large4Warps) X(Wide256) X(Large) X(LargeK16)
 #define LADDER_MATMUL_LAB_POLICIES_6(X)                                                            \
-  X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync4Warps8K16Solo) X(HugeAsync3Order6)
+  X(Wide) X(WideTwo) X(Tall) X(TallTwo) X(WideAsync4Warps8K16Solo)
 #define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
   X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16) X(WideAsync4Warps8x4x2K16)                \
   X(WideAsync3Warps8K32)

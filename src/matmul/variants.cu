@@ -552,21 +552,6 @@ std::span<const Rung> registry() {
           Role::beyond),
       policy_rung<gd::HugeAsync4, 8, 1>("huge_async4", "256x128 tiles, 4 shared buffers",
                                         Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3Order2, 8, 1>("huge_order_rows_up",
-                                              "the huge tile's FMAs row by row, bottom up",
-                                              Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3Order3, 8, 1>("huge_order_rows_back",
-                                              "the huge tile's FMAs, every row backwards",
-                                              Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3Order4, 8, 1>(
-          "huge_order_halves", "the huge tile's FMAs, the two halves' rows interleaved",
-          Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3Order5, 8, 1>("huge_order_quarters",
-                                              "the huge tile's FMAs, rows a quarter apart",
-                                              Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3Order6, 8, 1>(
-          "huge_order_row_pairs", "the huge tile's FMAs, pairs of rows column by column",
-          Role::variant, "async_copies"),
       policy_rung<gd::HugeAsync3GuardedEdges, 8, 1>(
           "async_copies_guarded_edges",
           "edge tiles on guarded loads at every k-step (no masks set once per tile)",
