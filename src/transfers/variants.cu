@@ -64,13 +64,6 @@ constexpr StagingConfig ahead(StagingConfig c, int per_thread) {
   return c;
 }
 
-// Staged at every size: no direct path below transfer_direct_max_bytes (the rows that time
-// staging where the library leaves the copy to the driver).
-constexpr StagingConfig always_staged(StagingConfig c) {
-  c.direct_max_bytes = 0;
-  return c;
-}
-
 constexpr std::size_t KiB = 1024, MiB = 1024 * 1024;
 
 const std::array rungs = {
@@ -198,30 +191,6 @@ const std::array rungs = {
                   .params = {{{"chunk_kib", 1024}, {"threads", 16}, {"ahead_per_thread", 0}}}},
          .method = Method::library,
          .staging = ahead(shape(1 * MiB, 16), 0)},
-    // Below the direct limit (4 MiB): the library's automatic chunks (256 KiB at least), and
-    // smaller chunks that give every thread one at 1 MiB and 4 MiB.
-    Rung{.info = {.name = "staged_always",
-                  .idea = "staged at every size, the library's automatic chunks (no direct path "
-                          "up to 4 MiB)",
-                  .role = Role::variant,
-                  .variant_of = "ladder::copy_to_*",
-                  .params = {{{"direct_max_bytes", 0}}}},
-         .method = Method::library,
-         .staging = always_staged(StagingConfig{})},
-    Rung{.info = {.name = "staged_always_64K_16t",
-                  .idea = "staged at every size, 64 KiB chunks, 16 threads",
-                  .role = Role::variant,
-                  .variant_of = "ladder::copy_to_*",
-                  .params = {{{"chunk_kib", 64}, {"threads", 16}, {"direct_max_bytes", 0}}}},
-         .method = Method::library,
-         .staging = always_staged(shape(64 * KiB, 16))},
-    Rung{.info = {.name = "staged_always_256K_8t",
-                  .idea = "staged at every size, 256 KiB chunks, 8 threads",
-                  .role = Role::variant,
-                  .variant_of = "ladder::copy_to_*",
-                  .params = {{{"chunk_kib", 256}, {"threads", 8}, {"direct_max_bytes", 0}}}},
-         .method = Method::library,
-         .staging = always_staged(shape(256 * KiB, 8))},
 };
 
 } // namespace
