@@ -10,12 +10,19 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <vector>
 #define CK(x) do { cudaError_t e = (x); if (e) { std::printf("%s: %s\n", #x, cudaGetErrorString(e)); return 1; } } while (0)
+// The first error any timed call returned (a failed copy must not pass as a fast one).
+static cudaError_t first_error = cudaSuccess;
+static void note(cudaError_t e) {
+  if (first_error == cudaSuccess) first_error = e;
+}
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 400;
+  if (rounds < 1) { std::printf("usage: ladder_small_copy_rounds [ROUNDS >= 1]\n"); return 1; }
   std::vector<size_t> sizes = {4096, 16384, 32768, 49152, 65536, 65540, 98304, 131072, 262144, 1 << 20};
   const size_t maxb = 1 << 20;
   std::vector<unsigned char> pageable(maxb, 7);
@@ -27,13 +34,13 @@ int main(int argc, char** argv) {
   const int methods = 7;
   for (size_t n : sizes) {
     std::vector<std::function<void()>> ops = {
-      [&] { ladder::copy_to_device(dst, pageable.data(), n, nb); cudaStreamSynchronize(nb); },
-      [&] { cudaMemcpy(dst, pageable.data(), n, cudaMemcpyHostToDevice); cudaStreamSynchronize(cudaStreamLegacy); },
-      [&] { cudaMemcpyAsync(dst, pageable.data(), n, cudaMemcpyHostToDevice, nb); cudaStreamSynchronize(nb); },
-      [&] { cudaMemcpyAsync(dst, pageable.data(), n, cudaMemcpyHostToDevice, cudaStreamLegacy); cudaStreamSynchronize(cudaStreamLegacy); },
-      [&] { cudaMemcpyAsync(dst, pageable.data(), n, cudaMemcpyHostToDevice, bl); cudaStreamSynchronize(bl); },
-      [&] { cudaMemcpy(dst, pinned, n, cudaMemcpyHostToDevice); cudaStreamSynchronize(cudaStreamLegacy); },
-      [&] { cudaEvent_t e; cudaEventCreateWithFlags(&e, cudaEventDisableTiming); cudaMemcpyAsync(dst, pageable.data(), n, cudaMemcpyHostToDevice, nb); cudaEventRecord(e, nb); cudaEventSynchronize(e); cudaEventDestroy(e); },
+      [&] { ladder::copy_to_device(dst, pageable.data(), n, nb); note(cudaStreamSynchronize(nb)); },
+      [&] { note(cudaMemcpy(dst, pageable.data(), n, cudaMemcpyHostToDevice)); note(cudaStreamSynchronize(cudaStreamLegacy)); },
+      [&] { note(cudaMemcpyAsync(dst, pageable.data(), n, cudaMemcpyHostToDevice, nb)); note(cudaStreamSynchronize(nb)); },
+      [&] { note(cudaMemcpyAsync(dst, pageable.data(), n, cudaMemcpyHostToDevice, cudaStreamLegacy)); note(cudaStreamSynchronize(cudaStreamLegacy)); },
+      [&] { note(cudaMemcpyAsync(dst, pageable.data(), n, cudaMemcpyHostToDevice, bl)); note(cudaStreamSynchronize(bl)); },
+      [&] { note(cudaMemcpy(dst, pinned, n, cudaMemcpyHostToDevice)); note(cudaStreamSynchronize(cudaStreamLegacy)); },
+      [&] { cudaEvent_t e; note(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)); note(cudaMemcpyAsync(dst, pageable.data(), n, cudaMemcpyHostToDevice, nb)); note(cudaEventRecord(e, nb)); note(cudaEventSynchronize(e)); note(cudaEventDestroy(e)); },
     };
     std::vector<std::vector<double>> t(methods);
     for (int w = 0; w < 20; ++w) for (auto& op : ops) op();
@@ -51,6 +58,7 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   }
+  CK(first_error);
   CK(cudaGetLastError());
   return 0;
 }
