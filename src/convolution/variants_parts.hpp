@@ -1,10 +1,14 @@
 // The registry's rungs compiled in translation units of their own, so that the build runs their
-// kernels beside the rest of variants.cu's: the lane-halo rungs (variants_lanes.cu) and the rungs
-// staged by the bulk copy engine (variants_bulk.cu); and the registry's helpers they share.
+// kernels beside the rest of variants.cu's: the lane-halo rungs (variants_lanes.cu), the rungs
+// staged by the bulk copy engine (variants_bulk.cu), the wide tiles (variants_wide.cu) and their
+// ring (variants_ring.cu); and the registry's helpers they share.
 #pragma once
 
 #include "convolution/tiled.cuh"
 #include "convolution/variants.hpp"
+
+#include <stdexcept>
+#include <type_traits>
 
 namespace ladder::lab::convolution {
 
@@ -38,11 +42,27 @@ template <int Strip> void launch_lanes_stream_rung(const Buffers2d& b, cudaStrea
 // (KV, RY, MinBlocks 0). Float images of one channel, square masks 3 .. 9 (wide_fit: nullptr,
 // else why not).
 const char* wide_fit(const Problem2d& p);
+
+// f(std::integral_constant<int, MW>{}) for the mask width MW of a problem wide_fit takes.
+template <int MW = 3, class F> void with_wide_width(int width, F&& f) {
+  if constexpr (MW < 9) {
+    if (width != MW)
+      return with_wide_width<MW + 2>(width, f);
+  }
+  if (width != MW)
+    throw std::logic_error("wide tiles: unsupported mask");
+  f(std::integral_constant<int, MW>{});
+}
+
 template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
 // The same tiles staged by the bulk copy engine (convolve_wide_bulk_2d).
 template <int KV, int RY, int MinBlocks>
 void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t stream);
+// The same tiles in persistent blocks through a ring of Stages stages that the bulk tensor copy
+// fills (wide_tensor.cuh, variants_ring.cu), registers for MinBlocks blocks per SM.
+template <int Stages, int MinBlocks>
+void launch_wide_ring_rung(const Buffers2d& b, cudaStream_t stream);
 
 // Row reuse staged by bulk copies, a ring of Stages stages per block (1: one tile per block).
 // LibraryShape: registers capped at 7 x 7 and 9 x 9, as the library's staged kernel's are (for 6

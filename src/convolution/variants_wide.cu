@@ -5,25 +5,7 @@
 #include "convolution/variants_parts.hpp"
 #include "convolution/wide.cuh"
 
-#include <stdexcept>
-#include <type_traits>
-
 namespace ladder::lab::convolution {
-
-namespace {
-
-// f(std::integral_constant<int, MW>{}) for the problem's mask width MW, 3 .. 9.
-template <int MW = 3, class F> void with_wide_width(int width, F&& f) {
-  if constexpr (MW < 9) {
-    if (width != MW)
-      return with_wide_width<MW + 2>(width, f);
-  }
-  if (width != MW)
-    throw std::logic_error("wide tiles: unsupported mask");
-  f(std::integral_constant<int, MW>{});
-}
-
-} // namespace
 
 // KV, RY, MinBlocks == 0: the library's shape at the problem's width (WideShape), RowLoop and
 // PrefetchL2 included.

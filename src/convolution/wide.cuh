@@ -178,18 +178,19 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
 }
 
 // Asks L2 for the 128-byte lines of the RY input rows from y that a warp of an interior tile
-// owns (its first output rows: the rows above come from the warp or block above it), all at once
+// owns (its first output rows: the rows above come from the warp or block above it; x0 is the
+// tile's first column), all at once
 // and one line a lane, before the warp's first load. The unrolled tile's registers hold about two
 // input rows in flight a warp, some 24 KB an SM at three blocks, below what DRAM's latency at the
 // copy's rate asks of each SM; the prefetches put the warp's whole share in flight for a few
 // instructions, and its loads then wait on L2 rather than DRAM. (ptxas issues the prefetch
 // after the first rows' loads, before the first FMA: at the kernel's start either way.)
 template <int MW, int KV, int RY>
-__device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int64_t y) {
+__device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int64_t x0,
+                                                   std::int64_t y) {
   using W = Wide2d<MW, KV, RY>;
   constexpr int lines_a_row = 4 * KV; // the warp's tx x 4 KV floats: 512 KV bytes
-  const unsigned char* first = a.in + y * a.in_pitch +
-                               static_cast<std::int64_t>(blockIdx.x) * W::tile_w * 4;
+  const unsigned char* first = a.in + y * a.in_pitch + x0 * 4;
   constexpr int lines = lines_a_row * RY;
 #pragma unroll
   for (int i = 0; i < (lines + W::tx - 1) / W::tx; ++i) {
@@ -200,15 +201,16 @@ __device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int6
   }
 }
 
-// A block's warps, each on its own rows: interior warps (rows and windows inside the image and
-// aligned) by the interior path, after asking L2 for their rows where PrefetchL2, the others by
-// the edge path.
+// A block's warps on the tile whose first output is (x0, y0), each on its own rows: interior
+// warps (rows and windows inside the image and aligned) by the interior path, after asking L2 for
+// their rows where PrefetchL2, the others by the edge path.
 template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2>
-__device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& mask) {
+__device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& mask,
+                                           std::int64_t x0, std::int64_t y0) {
   using W = Wide2d<MW, KV, RY>;
   constexpr int K = 4 * KV;
-  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * W::tile_w + threadIdx.x * K;
-  const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * W::tile_h + threadIdx.y * RY;
+  const std::int64_t x = x0 + threadIdx.x * K;
+  const std::int64_t y = y0 + threadIdx.y * RY;
   if (y >= a.height)
     return; // the whole warp: its lanes share y
   const bool vector = rows_aligned_to<float4>(a.in, a.in_pitch) && x - 4 * W::h4 >= 0 &&
@@ -218,7 +220,7 @@ __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& 
                         y - W::halo + W::rows <= a.height;
   if (interior) {
     if constexpr (PrefetchL2)
-      wide_prefetch_rows<MW, KV, RY>(a, y);
+      wide_prefetch_rows<MW, KV, RY>(a, x0, y);
     return wide_tile<MW, KV, RY, WideRows::interior, RowLoop>(a, mask, x, y, true, nullptr);
   }
   if (x >= a.width)
@@ -231,7 +233,10 @@ __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& 
 template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
-  wide_warps<MW, KV, RY, RowLoop, PrefetchL2>(a, mask);
+  using W = Wide2d<MW, KV, RY>;
+  wide_warps<MW, KV, RY, RowLoop, PrefetchL2>(a, mask,
+                                              static_cast<std::int64_t>(blockIdx.x) * W::tile_w,
+                                              static_cast<std::int64_t>(blockIdx.y) * W::tile_h);
 }
 
 // The wide tile staged by the bulk copy engine. What holds convolve_wide_2d at 7 x 7 is its
@@ -277,7 +282,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
                       x0 + W::tile_w + 4 * W::h4 <= a.width && y0 - W::halo >= 0 &&
                       y0 - W::halo + S::rows <= a.height;
   if (!staged)
-    return wide_warps<MW, KV, RY, false, true>(a, mask); // the block's choice: no barrier below
+    return wide_warps<MW, KV, RY, false, true>(a, mask, x0, y0); // the block's: no barrier below
   auto* bars = reinterpret_cast<std::uint64_t*>(shared);
   float* stage = shared + S::barrier_floats;
   const int thread = static_cast<int>(threadIdx.x + threadIdx.y * W::tx);

@@ -13,6 +13,7 @@
 #include "convolution/column.cuh"
 #include "convolution/pipelined.cuh"
 #include "convolution/wide.cuh"
+#include "convolution/wide_tensor.cuh"
 #include "convolution/window.cuh"
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
@@ -492,9 +493,13 @@ TEST(ConvolutionLanes, Uint8EveryChannelCountBorderWidthPitchAndAlignment) {
 // window and shorter than the mask, 1 x 1. With Bulk, the 600 x 300 and 1100 x 150 images hold
 // blocks whose stage lies inside (staged) beside edge blocks (the registers' path); the pointer 4
 // bytes off stages none.
-template <int KV, int RY, int MinBlocks, bool RowLoop, bool Bulk = false>
+// How wide_cases runs the wide tile: from L1, staged by bulk copies a row, or in persistent
+// blocks through a ring of stages that tensor copies fill.
+enum class WideRun { global, bulk, ring2, ring3, ring1 };
+
+template <int KV, int RY, int MinBlocks, bool RowLoop, WideRun Run = WideRun::global>
 void wide_cases(std::mt19937& rng) {
-  const std::vector<Case> cases = {{1, 1, 1, 3, 3, 0, 0},       {67, 45, 1, 5, 5, 0, 0},
+  std::vector<Case> cases = {{1, 1, 1, 3, 3, 0, 0},       {67, 45, 1, 5, 5, 0, 0},
                                    {528, 101, 1, 7, 7, 0, 0},   {528, 101, 1, 7, 7, 0, 4},
                                    {1100, 150, 1, 9, 9, 64, 0}, {1100, 150, 1, 7, 7, 0, 0},
                                    {777, 130, 1, 7, 7, 0, 0},   {781, 77, 1, 9, 9, 8, 0},
@@ -502,6 +507,10 @@ void wide_cases(std::mt19937& rng) {
                                    {3, 2, 1, 5, 5, 0, 0},       {1030, 70, 1, 3, 3, 16, 0},
                                    {600, 300, 1, 7, 7, 0, 0},   {600, 300, 1, 5, 5, 48, 0},
                                    {600, 300, 1, 3, 3, 0, 4},   {600, 300, 1, 9, 9, 0, 0}};
+  // More tiles than a ring's resident blocks take in two rounds (the stages' phases wrap), with
+  // the edge tiles between the copied ones, aligned rows padded.
+  if (Run >= WideRun::ring2 && !small_mode())
+    cases.insert(cases.end(), {{4100, 2050, 1, 7, 7, 0, 0}, {3000, 1700, 1, 5, 5, 32, 0}});
   for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
     for (const Case& c : cases) {
       Harness<float> h(c, rng);
@@ -509,10 +518,16 @@ void wide_cases(std::mt19937& rng) {
       const auto mask = conv_detail::make_mask_param(h.mask.data(), c.mw, c.mh);
       const auto launch = [&](auto width, cudaStream_t s) {
         constexpr int MW = decltype(width)::value;
-        if constexpr (Bulk)
+        if constexpr (Run == WideRun::bulk)
           conv_detail::launch_wide_bulk_2d<MW, KV, RY, MinBlocks>(a, mask, s);
-        else
+        else if constexpr (Run == WideRun::global)
           conv_detail::launch_wide_2d<MW, KV, RY, MinBlocks, RowLoop>(a, mask, s);
+        else
+          conv_detail::launch_wide_ring_2d<MW, KV, RY,
+                                           Run == WideRun::ring1   ? 1
+                                           : Run == WideRun::ring2 ? 2
+                                                                   : 3,
+                                           MinBlocks>(a, mask, s);
       };
       const auto got = h.run([&](cudaStream_t s) {
         switch (c.mw) {
@@ -524,7 +539,10 @@ void wide_cases(std::mt19937& rng) {
       });
       EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
           << h.label() << " " << 4 * KV << " pixels x " << RY << " rows a thread"
-          << (Bulk ? ", bulk-staged " : (RowLoop ? ", row loop " : " "))
+          << (Run == WideRun::bulk   ? ", bulk-staged "
+              : Run != WideRun::global ? ", ring of tensor copies "
+              : RowLoop                ? ", row loop "
+                                       : " ")
           << lab::convolution::border_name(border);
     }
 }
@@ -539,8 +557,17 @@ TEST(ConvolutionWide, EveryBorderWidthPitchAndAlignment) {
 
 TEST(ConvolutionWide, BulkStagedEveryBorderWidthPitchAndAlignment) {
   std::mt19937 rng(85);
-  wide_cases<1, 8, 3, false, true>(rng);
-  wide_cases<1, 8, 4, false, true>(rng);
+  wide_cases<1, 8, 3, false, WideRun::bulk>(rng);
+  wide_cases<1, 8, 4, false, WideRun::bulk>(rng);
+}
+
+// The ring (convolution/wide_tensor.cuh) at the lab's stage and block counts.
+TEST(ConvolutionWide, RingOfTensorCopiesEveryBorderWidthPitchAndAlignment) {
+  std::mt19937 rng(86);
+  wide_cases<1, 8, 2, false, WideRun::ring2>(rng);
+  wide_cases<1, 8, 3, false, WideRun::ring2>(rng);
+  wide_cases<1, 8, 2, false, WideRun::ring3>(rng);
+  wide_cases<1, 8, 3, false, WideRun::ring1>(rng);
 }
 
 // The streamed lanes (convolution/window.cuh) under every border policy: strips of 1, 3, 20 and

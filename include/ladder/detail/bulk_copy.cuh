@@ -51,6 +51,29 @@ __device__ __forceinline__ void copy_counted(void* dst, const void* src, unsigne
 #endif
 }
 
+// One thread: arrive on `bar` with no bytes to wait for (a phase whose stage was not copied).
+__device__ __forceinline__ void arrive(std::uint64_t* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{\n .reg .b64 state;\n mbarrier.arrive.shared::cta.b64 state, [%0];\n}" ::"r"(
+                   shared_address(bar))
+               : "memory");
+#endif
+}
+
+// Any thread: copy the box of the 2D tensor map at `map` (a CUtensorMap in parameter, constant or
+// global memory) whose first element is at column x, row y into dst (128-byte aligned), the box's
+// bytes counted against the current phase of `bar`. Elements outside the tensor arrive as zeros.
+__device__ __forceinline__ void tensor_copy_2d(void* dst, const void* map, int x, int y,
+                                               std::uint64_t* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+               "[%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(dst)),
+               "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y),
+               "r"(shared_address(bar))
+               : "memory");
+#endif
+}
+
 // One thread: arrive on `bar` expecting `bytes`, then copy [src, src + bytes) to dst (both 16-byte
 // aligned, bytes a multiple of 16) in chunks the engine takes.
 __device__ __forceinline__ void load(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {
