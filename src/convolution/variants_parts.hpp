@@ -60,8 +60,10 @@ void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
 template <int KV, int RY, int MinBlocks>
 void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t stream);
 // The same tiles in persistent blocks through a ring of Stages stages that the bulk tensor copy
-// fills (wide_tensor.cuh, variants_ring.cu), registers for MinBlocks blocks per SM.
-template <int Stages, int MinBlocks>
+// fills (wide_tensor.cuh, variants_ring.cu), registers for MinBlocks blocks per SM; Persistent
+// false: a block per tile, its one stage copied by the tensor copy; ProxyFence: a proxy fence
+// before each refill.
+template <int Stages, int MinBlocks, bool Persistent, bool ProxyFence>
 void launch_wide_ring_rung(const Buffers2d& b, cudaStream_t stream);
 
 // Row reuse staged by bulk copies, a ring of Stages stages per block (1: one tile per block).

@@ -16,7 +16,11 @@
 //   or more ahead, and the bytes in flight are bound by shared memory, not registers.
 //
 // Warp 0's lane 0 is the producer: once every warp has read a stage (an mbarrier each stage, one
-// arrival a warp), it hands the stage the tile Stages ahead. Each warp waits on its stage's
+// arrival a warp), it hands the stage the tile Stages ahead. The warps' arrivals (release) and
+// the producer's wait (acquire) order their reads of the stage before the copy that overwrites
+// it, as CUTLASS's TMA pipelines have it; ProxyFence adds a proxy fence before the copy as
+// well, which ptxas compiles to a MEMBAR.ALL.CTA: warp 0 then waits for its own stores of the
+// tile to complete, every tile. Each warp waits on its stage's
 // mbarrier, then computes its rows of the tile from shared memory with the wide tile's own code
 // (WideRows::staged: 16-byte shared loads, the warp's consecutive, no bank conflict) and stores
 // them. A tile whose box reaches outside the image (the edges) is not copied: the producer only
@@ -63,7 +67,7 @@ __host__ __device__ __forceinline__ bool wide_box_inside(const ImageArgs& a, std
          y0 - W::halo + W::tile_h + MW - 1 <= a.height;
 }
 
-template <int MW, int KV, int RY, int Stages, int MinBlocks>
+template <int MW, int KV, int RY, int Stages, int MinBlocks, bool ProxyFence>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_ring_2d(ImageArgs a, const __grid_constant__ MaskParam mask,
                           const __grid_constant__ CUtensorMap in_map, int tiles_x, int tiles) {
@@ -125,7 +129,8 @@ __global__ void __launch_bounds__(256, MinBlocks)
       const int next = t + Stages * static_cast<int>(gridDim.x);
       if (next < tiles) {
         detail::bulk::wait(empty + s, parity);
-        detail::bulk::fence_proxy_async_shared(); // the warps' reads before the copy's writes
+        if constexpr (ProxyFence)
+          detail::bulk::fence_proxy_async_shared();
         issue(next, s);
       }
     }
@@ -148,7 +153,11 @@ template <int MW, int KV, int RY> bool wide_ring_fits(const ImageArgs& a) {
 // Launches convolve_wide_ring_2d for a square mask of width MW (width, height > 0): as many
 // blocks as fit on the device at once, at most one a tile. Images it does not fit
 // (wide_ring_fits) take the library's wide tile from L1 instead (convolve_wide_2d in WideShape).
-template <int MW, int KV, int RY, int Stages, int MinBlocks>
+//
+// Persistent false: a block per tile instead (each block's ring copies its one tile), the
+// grid of convolve_wide_2d: the tensor copy without the persistent walk.
+template <int MW, int KV, int RY, int Stages, int MinBlocks, bool Persistent = true,
+          bool ProxyFence = false>
 void launch_wide_ring_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using W = Wide2d<MW, KV, RY>;
   using R = WideRing<MW, KV, RY, Stages>;
@@ -159,7 +168,7 @@ void launch_wide_ring_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t
   const int tiles = tiles_x * static_cast<int>((a.height + W::tile_h - 1) / W::tile_h);
   const CUtensorMap map =
       core::tensor_map_2d_f32(a.in, a.width, a.height, a.in_pitch, R::stride, R::rows);
-  auto* kernel = &convolve_wide_ring_2d<MW, KV, RY, Stages, MinBlocks>;
+  auto* kernel = &convolve_wide_ring_2d<MW, KV, RY, Stages, MinBlocks, ProxyFence>;
   static core::PerDevice carveout;
   (void)carveout.get(core::current_device(), [&] {
     // The largest shared-memory split, so that MinBlocks rings fit an SM.
@@ -168,10 +177,18 @@ void launch_wide_ring_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t
     return 0;
   });
   static core::PerDevice resident;
+  if (!Persistent) // the opt-in resident_blocks would have made
+    (void)resident.get(core::current_device(), [&] {
+      LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(R::shared_bytes)));
+      return 0;
+    });
   const std::int64_t blocks =
-      std::min<std::int64_t>(core::resident_blocks(resident, reinterpret_cast<const void*>(kernel),
-                                                    W::threads, R::shared_bytes),
-                             tiles);
+      Persistent ? std::min<std::int64_t>(
+                       core::resident_blocks(resident, reinterpret_cast<const void*>(kernel),
+                                             W::threads, R::shared_bytes),
+                       tiles)
+                 : tiles;
   kernel<<<static_cast<unsigned>(blocks), dim3(W::tx, W::ty), R::shared_bytes, stream>>>(
       a, mask, map, tiles_x, tiles);
   LADDER_CUDA(cudaGetLastError());
