@@ -62,9 +62,11 @@ void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t stream);
 // The same tiles in persistent blocks through a ring of Stages stages that the bulk tensor copy
 // fills (wide_tensor.cuh, variants_ring.cu), registers for MinBlocks blocks per SM; Persistent
 // false: a block per tile, its one stage copied by the tensor copy; ProxyFence: a proxy fence
-// before each refill.
-template <int Stages, int MinBlocks, bool Persistent, bool ProxyFence>
+// before each refill; StageEdges: the edge tiles copied too (a measurement: zero border, whole
+// tiles only, wide_ring_whole_tiles_fit).
+template <int Stages, int MinBlocks, bool Persistent, bool ProxyFence, bool StageEdges>
 void launch_wide_ring_rung(const Buffers2d& b, cudaStream_t stream);
+const char* wide_ring_whole_tiles_fit(const Problem2d& p);
 
 // Row reuse staged by bulk copies, a ring of Stages stages per block (1: one tile per block).
 // LibraryShape: registers capped at 7 x 7 and 9 x 9, as the library's staged kernel's are (for 6

@@ -67,7 +67,7 @@ __host__ __device__ __forceinline__ bool wide_box_inside(const ImageArgs& a, std
          y0 - W::halo + W::tile_h + MW - 1 <= a.height;
 }
 
-template <int MW, int KV, int RY, int Stages, int MinBlocks, bool ProxyFence>
+template <int MW, int KV, int RY, int Stages, int MinBlocks, bool ProxyFence, bool StageEdges>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_ring_2d(ImageArgs a, const __grid_constant__ MaskParam mask,
                           const __grid_constant__ CUtensorMap in_map, int tiles_x, int tiles) {
@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const auto issue = [&](int t, int s) {
     std::int64_t x0, y0;
     origin(t, x0, y0);
-    if (wide_box_inside<MW, KV, RY>(a, x0, y0)) {
+    if (StageEdges || wide_box_inside<MW, KV, RY>(a, x0, y0)) {
       detail::bulk::expect_bytes(full + s, R::stage_bytes);
       detail::bulk::tensor_copy_2d(ring + s * (R::stage_span / 4), &in_map,
                                    static_cast<int>(x0 - 4 * W::h4),
@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
     std::int64_t x0, y0;
     origin(t, x0, y0);
     detail::bulk::wait(full + s, parity);
-    if (wide_box_inside<MW, KV, RY>(a, x0, y0)) {
+    if (StageEdges || wide_box_inside<MW, KV, RY>(a, x0, y0)) {
       const int ty = static_cast<int>(threadIdx.y), tx = static_cast<int>(threadIdx.x);
       wide_tile<MW, KV, RY, WideRows::staged, false, R::stride>(
           a, mask, x0 + tx * 4 * KV, y0 + ty * RY, true, nullptr,
@@ -137,6 +137,11 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
 }
 
+// StageEdges (a measurement, not a path for any image): every tile copied, the edge tiles too,
+// their parts outside the image read as zeros by the copy engine; the stores are the interior's,
+// unguarded. Right only for the zero border on images whose sides are whole tiles, where it shows
+// what the edge tiles' global path costs the persistent walk.
+//
 // Whether launch_wide_ring_2d takes this image: rows 16-byte aligned, the tile count an int, the
 // tensor map's limits, and a driver that encodes tensor maps.
 template <int MW, int KV, int RY> bool wide_ring_fits(const ImageArgs& a) {
@@ -157,7 +162,7 @@ template <int MW, int KV, int RY> bool wide_ring_fits(const ImageArgs& a) {
 // Persistent false: a block per tile instead (each block's ring copies its one tile), the
 // grid of convolve_wide_2d: the tensor copy without the persistent walk.
 template <int MW, int KV, int RY, int Stages, int MinBlocks, bool Persistent = true,
-          bool ProxyFence = false>
+          bool ProxyFence = false, bool StageEdges = false>
 void launch_wide_ring_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using W = Wide2d<MW, KV, RY>;
   using R = WideRing<MW, KV, RY, Stages>;
@@ -168,7 +173,7 @@ void launch_wide_ring_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t
   const int tiles = tiles_x * static_cast<int>((a.height + W::tile_h - 1) / W::tile_h);
   const CUtensorMap map =
       core::tensor_map_2d_f32(a.in, a.width, a.height, a.in_pitch, R::stride, R::rows);
-  auto* kernel = &convolve_wide_ring_2d<MW, KV, RY, Stages, MinBlocks, ProxyFence>;
+  auto* kernel = &convolve_wide_ring_2d<MW, KV, RY, Stages, MinBlocks, ProxyFence, StageEdges>;
   static core::PerDevice carveout;
   (void)carveout.get(core::current_device(), [&] {
     // The largest shared-memory split, so that MinBlocks rings fit an SM.

@@ -164,7 +164,9 @@ std::vector<Case> registry_cases(int channels, std::int64_t elem) {
       // 16-byte aligned rows (528 x C x element bytes) with tiles wholly inside the image, so
       // that the interior fast paths (Staging::vector_interior, interior_lean) run beside the
       // tested ones at the edges.
-      {528, 101, channels, 5, 5, 0, 0}};
+      {528, 101, channels, 5, 5, 0, 0},
+      // Whole 128 x 64 tiles (the rings that copy their edge tiles too take only these).
+      {512, 128, channels, 7, 7, 0, 0}};
   if (!small_mode()) {
     cases.push_back({1031, 517, channels, 5, 5, 64, 0});
     cases.push_back({2048, 300, channels, 15, 15, 0, 0});
