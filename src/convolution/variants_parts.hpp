@@ -61,10 +61,9 @@ template <int KV, int RY, int MinBlocks>
 void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t stream);
 // The same tiles in persistent blocks through a ring of Stages stages that the bulk tensor copy
 // fills (wide_tensor.cuh, variants_ring.cu), registers for MinBlocks blocks per SM; Persistent
-// false: a block per tile, its one stage copied by the tensor copy; ProxyFence: a proxy fence
-// before each refill; StageEdges: the edge tiles copied too (a measurement: zero border, whole
-// tiles only, wide_ring_whole_tiles_fit).
-template <int Stages, int MinBlocks, bool Persistent, bool ProxyFence, bool StageEdges>
+// false: a block per tile, its one stage copied by the tensor copy; StageEdges: the edge tiles
+// copied too (a measurement: zero border, whole tiles only, wide_ring_whole_tiles_fit).
+template <int Stages, int MinBlocks, bool Persistent, bool StageEdges>
 void launch_wide_ring_rung(const Buffers2d& b, cudaStream_t stream);
 const char* wide_ring_whole_tiles_fit(const Problem2d& p);
 

@@ -7,7 +7,7 @@
 
 namespace ladder::lab::convolution {
 
-template <int Stages, int MinBlocks, bool Persistent, bool ProxyFence, bool StageEdges>
+template <int Stages, int MinBlocks, bool Persistent, bool StageEdges>
 void launch_wide_ring_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
@@ -16,18 +16,15 @@ void launch_wide_ring_rung(const Buffers2d& b, cudaStream_t s) {
     constexpr int MW = decltype(width)::value;
     using Shape = conv_detail::WideShape<MW>;
     conv_detail::launch_wide_ring_2d<MW, Shape::kv, Shape::ry, Stages, MinBlocks, Persistent,
-                                     ProxyFence, StageEdges>(a, mask, s);
+                                     StageEdges>(a, mask, s);
   });
 }
 
-template void launch_wide_ring_rung<2, 2, true, false, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_ring_rung<2, 3, true, false, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_ring_rung<3, 2, true, false, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_ring_rung<1, 3, true, false, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_ring_rung<1, 3, false, false, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_ring_rung<2, 2, true, true, false>(const Buffers2d&, cudaStream_t);
-template void launch_wide_ring_rung<2, 2, true, false, true>(const Buffers2d&, cudaStream_t);
-template void launch_wide_ring_rung<1, 3, true, false, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_ring_rung<2, 2, true, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_ring_rung<1, 3, true, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_ring_rung<1, 3, false, false>(const Buffers2d&, cudaStream_t);
+template void launch_wide_ring_rung<2, 2, true, true>(const Buffers2d&, cudaStream_t);
+template void launch_wide_ring_rung<1, 3, true, true>(const Buffers2d&, cudaStream_t);
 
 // Images the rings that copy their edge tiles too compute right: whole tiles, zero border (the
 // tuning rungs' border).

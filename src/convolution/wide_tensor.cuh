@@ -1,32 +1,41 @@
 // The wide tile (wide.cuh) in persistent blocks fed by the bulk tensor copy: float images of one
-// channel, rows 16-byte aligned.
+// channel, rows 16-byte aligned. Measured slower than the wide tile from L1; kept as the measured
+// case (docs/convolution.md, "The wide tile in persistent blocks, fed by tensor copies").
 //
-// What holds the wide tile at 7 x 7 on an H200 (docs/convolution.md) is the overlap of its loads
-// with its FMAs: its registers keep about two input rows a warp in flight, a quarter of the
-// cycles have no warp ready, and the rows warps share come back from L2 once per warp. The
-// bulk-staged tile (convolve_wide_bulk_2d) fixed the traffic but paid for it in issue slots (a
-// bulk copy a row, two dozen instructions each) and in late starts (each block waits for its
-// whole stage before it computes). Here both go:
+// What holds the wide tile at 7 x 7 on an H200 is the overlap of its loads with its FMAs: its
+// registers keep about two input rows a warp in flight, a quarter of the cycles have no warp
+// ready, and the rows warps share come back from L2 once per warp. The bulk-staged tile
+// (convolve_wide_bulk_2d) fixed the traffic but paid for it in issue slots (a bulk copy a row, two
+// dozen instructions each) and in late starts (each block waits for its whole stage before it
+// computes). Here both go:
 //
 // - one instruction stages a tile: the tensor copy of a 2D box (the tile's 64 + MW - 1 rows of
 //   128 + 2 x 4 h4 floats, 38 KB at 7 x 7) described by a tensor map the host builds per call;
 // - blocks are persistent (as many as fit on the GPU) and walk tiles blockIdx.x, blockIdx.x +
 //   gridDim.x, ... in row order through a ring of Stages stages, so while a block computes one
-//   tile the copy engine fills the next ones: the wait a tile's start used to pay is paid a tile
-//   or more ahead, and the bytes in flight are bound by shared memory, not registers.
+//   tile the copy engine fills the next ones, and the bytes in flight are bound by shared memory,
+//   not registers.
 //
 // Warp 0's lane 0 is the producer: once every warp has read a stage (an mbarrier each stage, one
 // arrival a warp), it hands the stage the tile Stages ahead. The warps' arrivals (release) and
 // the producer's wait (acquire) order their reads of the stage before the copy that overwrites
-// it, as CUTLASS's TMA pipelines have it; ProxyFence adds a proxy fence before the copy as
-// well, which ptxas compiles to a MEMBAR.ALL.CTA: warp 0 then waits for its own stores of the
-// tile to complete, every tile. Each warp waits on its stage's
-// mbarrier, then computes its rows of the tile from shared memory with the wide tile's own code
-// (WideRows::staged: 16-byte shared loads, the warp's consecutive, no bank conflict) and stores
-// them. A tile whose box reaches outside the image (the edges) is not copied: the producer only
-// arrives on its stage, and the warps run the wide tile's global path through the border policy
-// (wide_warps, with the L2 prefetch). The sums are the wide tile's, so every output is bit for
-// bit the other paths'.
+// it, as CUTLASS's TMA pipelines have it. (A proxy fence before each copy as well compiles to a
+// MEMBAR.ALL.CTA and measured the same: 278.0 against 276.8 us at 7 x 7, H100, commit cf4d546.)
+// Each warp waits on its stage's mbarrier, then computes its rows of the tile from shared memory
+// with the wide tile's own code (WideRows::staged: 16-byte shared loads, the warp's consecutive,
+// no bank conflict) and stores them. A tile whose box reaches outside the image (the edges) is not
+// copied: the producer only arrives on its stage, and the warps run the wide tile's global path
+// through the border policy (wide_warps, with the L2 prefetch). The sums are the wide tile's, so
+// every output is bit for bit the other paths'.
+//
+// Measured (`ladder tune convolution -s 8192x8192:7`, H100, 2026-11-27,
+// bench/results/convolution-ring-tune-h100-2026-11-27-r3.md): 2 stages at 2 blocks per SM
+// 276.1 us and one stage at 3 blocks 266.0, against the wide tile's 195.2. The edge tiles were
+// most of the loss: the walk hands each block a fixed list of tiles, and the edge tiles' global
+// path, with L1 cut to what the stages leave, makes the blocks that draw them the last to finish;
+// with every tile copied (StageEdges) the same rings took 229.3 and 222.6 us. The rest is the
+// stage itself: a block per tile by tensor copy (Persistent false) took 220.8 us, and in the run
+// before (-r2.md) wide_bulk, whose warps start as their own rows land, 203.6 against 221.7.
 #pragma once
 
 #include "convolution/wide.cuh"
@@ -67,7 +76,7 @@ __host__ __device__ __forceinline__ bool wide_box_inside(const ImageArgs& a, std
          y0 - W::halo + W::tile_h + MW - 1 <= a.height;
 }
 
-template <int MW, int KV, int RY, int Stages, int MinBlocks, bool ProxyFence, bool StageEdges>
+template <int MW, int KV, int RY, int Stages, int MinBlocks, bool StageEdges>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_ring_2d(ImageArgs a, const __grid_constant__ MaskParam mask,
                           const __grid_constant__ CUtensorMap in_map, int tiles_x, int tiles) {
@@ -129,8 +138,6 @@ __global__ void __launch_bounds__(256, MinBlocks)
       const int next = t + Stages * static_cast<int>(gridDim.x);
       if (next < tiles) {
         detail::bulk::wait(empty + s, parity);
-        if constexpr (ProxyFence)
-          detail::bulk::fence_proxy_async_shared();
         issue(next, s);
       }
     }
@@ -162,7 +169,7 @@ template <int MW, int KV, int RY> bool wide_ring_fits(const ImageArgs& a) {
 // Persistent false: a block per tile instead (each block's ring copies its one tile), the
 // grid of convolve_wide_2d: the tensor copy without the persistent walk.
 template <int MW, int KV, int RY, int Stages, int MinBlocks, bool Persistent = true,
-          bool ProxyFence = false, bool StageEdges = false>
+          bool StageEdges = false>
 void launch_wide_ring_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using W = Wide2d<MW, KV, RY>;
   using R = WideRing<MW, KV, RY, Stages>;
@@ -173,7 +180,7 @@ void launch_wide_ring_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t
   const int tiles = tiles_x * static_cast<int>((a.height + W::tile_h - 1) / W::tile_h);
   const CUtensorMap map =
       core::tensor_map_2d_f32(a.in, a.width, a.height, a.in_pitch, R::stride, R::rows);
-  auto* kernel = &convolve_wide_ring_2d<MW, KV, RY, Stages, MinBlocks, ProxyFence, StageEdges>;
+  auto* kernel = &convolve_wide_ring_2d<MW, KV, RY, Stages, MinBlocks, StageEdges>;
   static core::PerDevice carveout;
   (void)carveout.get(core::current_device(), [&] {
     // The largest shared-memory split, so that MinBlocks rings fit an SM.
