@@ -4,6 +4,7 @@
 // ring (variants_ring.cu); and the registry's helpers they share.
 #pragma once
 
+#include "convolution/api_dispatch.hpp"
 #include "convolution/tiled.cuh"
 #include "convolution/variants.hpp"
 
@@ -52,6 +53,15 @@ template <int MW = 3, class F> void with_wide_width(int width, F&& f) {
   if (width != MW)
     throw std::logic_error("wide tiles: unsupported mask");
   f(std::integral_constant<int, MW>{});
+}
+
+// f(std::integral_constant<int, MW>{}, args, mask) for a wide-tile rung's buffers: its mask
+// width MW, the zero-border image arguments and the mask's parameter.
+template <class F> void with_wide_rung(const Buffers2d& b, F&& f) {
+  const Problem2d& p = b.problem;
+  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
+  const conv_detail::ImageArgs a = image_args(b, Border::zero);
+  with_wide_width(mask.width, [&](auto width) { f(width, a, mask); });
 }
 
 template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>

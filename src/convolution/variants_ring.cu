@@ -1,7 +1,6 @@
 // The wide tile in persistent blocks fed by the bulk tensor copy (wide_tensor.cuh), in a
 // translation unit of its own: each kernel unrolls the wide tile twice (the staged tiles and the
 // edges' global path).
-#include "convolution/api_dispatch.hpp"
 #include "convolution/variants_parts.hpp"
 #include "convolution/wide_tensor.cuh"
 
@@ -9,10 +8,7 @@ namespace ladder::lab::convolution {
 
 template <int Stages, int MinBlocks, bool Persistent, bool StageEdges>
 void launch_wide_ring_rung(const Buffers2d& b, cudaStream_t s) {
-  const Problem2d& p = b.problem;
-  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  const conv_detail::ImageArgs a = image_args(b, Border::zero);
-  with_wide_width(mask.width, [&](auto width) {
+  with_wide_rung(b, [&](auto width, const auto& a, const auto& mask) {
     constexpr int MW = decltype(width)::value;
     using Shape = conv_detail::WideShape<MW>;
     conv_detail::launch_wide_ring_2d<MW, Shape::kv, Shape::ry, Stages, MinBlocks, Persistent,

@@ -1,7 +1,6 @@
 // The wide register tiles straight from L1 (wide.cuh), compiled in their own translation unit
 // (each kernel is a few thousand fused multiply-adds unrolled, twice: the interior and the
 // edges): the library's shape and the shapes it was chosen from, with and without the L2 prefetch.
-#include "convolution/api_dispatch.hpp"
 #include "convolution/variants_parts.hpp"
 #include "convolution/wide.cuh"
 
@@ -11,10 +10,7 @@ namespace ladder::lab::convolution {
 // PrefetchL2 included.
 template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
-  const Problem2d& p = b.problem;
-  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  const conv_detail::ImageArgs a = image_args(b, Border::zero);
-  with_wide_width(mask.width, [&](auto width) {
+  with_wide_rung(b, [&](auto width, const auto& a, const auto& mask) {
     constexpr int MW = decltype(width)::value;
     using Shape = conv_detail::WideShape<MW>;
     constexpr bool library = KV == 0;
@@ -28,10 +24,7 @@ void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
 
 template <int KV, int RY, int MinBlocks>
 void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t s) {
-  const Problem2d& p = b.problem;
-  const auto mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
-  const conv_detail::ImageArgs a = image_args(b, Border::zero);
-  with_wide_width(mask.width, [&](auto width) {
+  with_wide_rung(b, [&](auto width, const auto& a, const auto& mask) {
     conv_detail::launch_wide_bulk_2d<decltype(width)::value, KV, RY, MinBlocks>(a, mask, s);
   });
 }
