@@ -16,9 +16,14 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
   static const PFN_cuTensorMapEncodeTiled_v12000 entry = [] {
     void* function = nullptr;
     cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000,
-                                         cudaEnableDefault, &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
+#if CUDART_VERSION >= 12050
+    const cudaError_t asked = cudaGetDriverEntryPointByVersion(
+        "cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found);
+#else // the versioned query arrived in CUDA 12.5
+    const cudaError_t asked =
+        cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &function, cudaEnableDefault, &found);
+#endif
+    if (asked != cudaSuccess || found != cudaDriverEntryPointSuccess) {
       (void)cudaGetLastError(); // the query's failure is an answer, not a sticky error
       return static_cast<PFN_cuTensorMapEncodeTiled_v12000>(nullptr);
     }

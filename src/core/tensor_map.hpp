@@ -1,4 +1,5 @@
-// Tensor maps for the bulk tensor copy (sm_90's cp.async.bulk.tensor): the descriptor a kernel
+// Tensor maps for the bulk tensor copy (sm_90's cp.async.bulk.tensor), for the lab's kernels
+// (convolution/wide_tensor.cuh; the library calls use none yet): the descriptor a kernel
 // takes as a __grid_constant__ parameter to have the copy engine move a 2D box of an image into
 // shared memory with one instruction. Built on the host per call (a few hundred nanoseconds, no
 // device work, nothing kept: capture-safe and safe from many threads), through the driver's

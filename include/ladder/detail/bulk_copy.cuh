@@ -1,6 +1,6 @@
-// The bulk copy engine (sm_90's cp.async.bulk) and its mbarrier, for the kernels that installed
-// headers compile in the caller's code (stream compaction, ladder/detail/compact.cuh). Internal;
-// no API promise. Below sm_90 the functions compile to nothing and `available` is false: callers
+// The bulk copy engine (sm_90's cp.async.bulk, and its tensor form) and its mbarrier, for the
+// kernels that installed headers compile in the caller's code (stream compaction,
+// ladder/detail/compact.cuh) and the library's and lab's own. Internal; no API promise. Below sm_90 the functions compile to nothing and `available` is false: callers
 // keep a fallback.
 #pragma once
 
