@@ -31,9 +31,9 @@
 // Measured (`ladder tune convolution -s 8192x8192:7`, H100, 2026-11-27,
 // bench/results/convolution-ring-tune-h100-2026-11-27-r3.md): 2 stages at 2 blocks per SM
 // 276.1 us and one stage at 3 blocks 266.0, against the wide tile's 195.2. The edge tiles were
-// most of the loss: the walk hands each block a fixed list of tiles, and the edge tiles' global
-// path, with L1 cut to what the stages leave, makes the blocks that draw them the last to finish;
-// with every tile copied (StageEdges) the same rings took 229.3 and 222.6 us. The rest is the
+// most of the loss (with every tile copied, StageEdges, the same rings took 229.3 and 222.6 us),
+// likely since the walk hands each block a fixed list of tiles and the edge tiles' global path
+// runs with the L1 the stages leave, so the blocks that draw them finish last. The rest is the
 // stage itself: a block per tile by tensor copy (Persistent false) took 220.8 us, and in the run
 // before (-r2.md) wide_bulk, whose warps start as their own rows land, 203.6 against 221.7.
 #pragma once
