@@ -144,11 +144,6 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
 }
 
-// StageEdges (a measurement, not a path for any image): every tile copied, the edge tiles too,
-// their parts outside the image read as zeros by the copy engine; the stores are the interior's,
-// unguarded. Right only for the zero border on images whose sides are whole tiles, where it shows
-// what the edge tiles' global path costs the persistent walk.
-//
 // Whether launch_wide_ring_2d takes this image: rows 16-byte aligned, the tile count an int, the
 // tensor map's limits, and a driver that encodes tensor maps.
 template <int MW, int KV, int RY> bool wide_ring_fits(const ImageArgs& a) {
@@ -168,6 +163,11 @@ template <int MW, int KV, int RY> bool wide_ring_fits(const ImageArgs& a) {
 //
 // Persistent false: a block per tile instead (each block's ring copies its one tile), the
 // grid of convolve_wide_2d: the tensor copy without the persistent walk.
+//
+// StageEdges (a measurement, not a path for any image): every tile copied, the edge tiles too,
+// their parts outside the image read as zeros by the copy engine; the stores are the interior's,
+// unguarded. Right only for the zero border on images whose sides are whole tiles, where it shows
+// what the edge tiles' global path costs the persistent walk.
 template <int MW, int KV, int RY, int Stages, int MinBlocks, bool Persistent = true,
           bool StageEdges = false>
 void launch_wide_ring_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
