@@ -1662,18 +1662,6 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = wide_fit,
              .launch = launch_wide_rung<1, 4, 5, false, true>},
-      Rung2d{.info = {.name = "wide_window_alternate",
-                      .idea = "the wide tile with the odd warps walking their rows upward: the "
-                              "rows two neighbouring warps share read by both at about the same "
-                              "time, where L1 may serve the second (sums in the other order)",
-                      .role = Role::variant,
-                      .variant_of = "wide_window",
-                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
-                                  {"prefetch_l2", 1}}},
-                      .block_threads = 256},
-             .reference_order = false,
-             .unsupported = wide_fit,
-             .launch = launch_wide_rung<1, 8, 3, false, true, true>},
       Rung2d{.info = {.name = "wide_bulk",
                       .idea = "the wide tile (4 outputs a row in 8 rows a thread) from a stage in "
                               "shared memory that one warp hands to the bulk copy engine whole, "

@@ -64,8 +64,7 @@ template <class F> void with_wide_rung(const Buffers2d& b, F&& f) {
   with_wide_width(mask.width, [&](auto width) { f(width, a, mask); });
 }
 
-// Alternate: the odd warps walk their rows upward (wide_warps).
-template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, bool Alternate = false>
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
 // The same tiles staged by the bulk copy engine (convolve_wide_bulk_2d).
 template <int KV, int RY, int MinBlocks>

@@ -8,7 +8,7 @@ namespace ladder::lab::convolution {
 
 // KV, RY, MinBlocks == 0: the library's shape at the problem's width (WideShape), RowLoop and
 // PrefetchL2 included.
-template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2, bool Alternate>
+template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
   with_wide_rung(b, [&](auto width, const auto& a, const auto& mask) {
     constexpr int MW = decltype(width)::value;
@@ -18,8 +18,7 @@ void launch_wide_rung(const Buffers2d& b, cudaStream_t s) {
     constexpr int min_blocks = library ? Shape::min_blocks : MinBlocks;
     constexpr bool row_loop = library ? Shape::row_loop : RowLoop;
     constexpr bool prefetch = library ? Shape::prefetch_l2 : PrefetchL2;
-    conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch, Alternate>(a, mask,
-                                                                                    s);
+    conv_detail::launch_wide_2d<MW, kv, ry, min_blocks, row_loop, prefetch>(a, mask, s);
   });
 }
 
@@ -51,7 +50,6 @@ template void launch_wide_rung<1, 6, 4, false, false>(const Buffers2d&, cudaStre
 template void launch_wide_rung<1, 6, 4, false, true>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 4, 5, false, false>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 4, 5, false, true>(const Buffers2d&, cudaStream_t);
-template void launch_wide_rung<1, 8, 3, false, true, true>(const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 3>(const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 4>(const Buffers2d&, cudaStream_t);
 

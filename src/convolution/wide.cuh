@@ -111,12 +111,7 @@ __device__ __forceinline__ void wide_load_window(const ImageArgs& a, const unsig
 // the loads, and a loop body of RY x 4 KV x MW fused multiply-adds instead of the whole tile
 // unrolled (at 8 x 8 and 7 x 7 the unrolled tile is some 53 KB of SASS, past what the SM's
 // instruction caches hold). Both sum mask rows in order and taps left to right.
-//
-// Upward (unrolled tile only): the input rows walked from the last up, each output's mask rows
-// summed from the last: the same products, added in the other order (so not bit for bit the
-// other paths' sums; within the float bound the tests state).
-template <int MW, int KV, int RY, WideRows Rows, bool RowLoop, int StageStride = 0,
-          bool Upward = false>
+template <int MW, int KV, int RY, WideRows Rows, bool RowLoop, int StageStride = 0>
 __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& mask,
                                           std::int64_t x, std::int64_t y, bool vector,
                                           const int* cols, const float* stage = nullptr) {
@@ -151,15 +146,6 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
           for (int k = 0; k < K; ++k)
             acc[o][k] = __fmaf_rn(m[i], w[k + i], acc[o][k]);
       }
-    }
-  } else if constexpr (Upward) {
-    static_assert(Rows == WideRows::interior, "the upward walk: interior warps only");
-    const unsigned char* row = top + (W::rows - 1) * a.in_pitch;
-#pragma unroll
-    for (int r = W::rows - 1; r >= 0; --r, row -= a.in_pitch) {
-      float4 win[W::loads];
-      wide_load_window<MW, KV, RY, Rows, StageStride>(a, row, r, x, y, vector, cols, stage, win);
-      apply_input_row<MW>(acc, mask, reinterpret_cast<const float*>(win) + W::d, r);
     }
   } else {
     const unsigned char* row = top;
@@ -217,12 +203,8 @@ __device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int6
 
 // A block's warps on the tile whose first output is (x0, y0), each on its own rows: interior
 // warps (rows and windows inside the image and aligned) by the interior path, after asking L2 for
-// their rows where PrefetchL2, the others by the edge path. Alternate: the odd interior warps
-// walk their rows upward (wide_tile's Upward), so that the MW - 1 input rows two neighbouring
-// warps share are read by both at about the same time, both at the end of their walks or both
-// at the start, where L1 may serve the second, instead of one warp's first rows being the other's
-// last.
-template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2, bool Alternate = false>
+// their rows where PrefetchL2, the others by the edge path.
+template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2>
 __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& mask,
                                            std::int64_t x0, std::int64_t y0) {
   using W = Wide2d<MW, KV, RY>;
@@ -239,11 +221,6 @@ __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& 
   if (interior) {
     if constexpr (PrefetchL2)
       wide_prefetch_rows<MW, KV, RY>(a, x0, y);
-    if constexpr (Alternate && !RowLoop) {
-      if (threadIdx.y & 1)
-        return wide_tile<MW, KV, RY, WideRows::interior, false, 0, true>(a, mask, x, y, true,
-                                                                        nullptr);
-    }
     return wide_tile<MW, KV, RY, WideRows::interior, RowLoop>(a, mask, x, y, true, nullptr);
   }
   if (x >= a.width)
@@ -253,12 +230,11 @@ __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& 
   wide_tile<MW, KV, RY, WideRows::edge, RowLoop>(a, mask, x, y, vector, cols);
 }
 
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2,
-          bool Alternate = false>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
   using W = Wide2d<MW, KV, RY>;
-  wide_warps<MW, KV, RY, RowLoop, PrefetchL2, Alternate>(a, mask,
+  wide_warps<MW, KV, RY, RowLoop, PrefetchL2>(a, mask,
                                               static_cast<std::int64_t>(blockIdx.x) * W::tile_w,
                                               static_cast<std::int64_t>(blockIdx.y) * W::tile_h);
 }
@@ -391,11 +367,10 @@ template <int MW, int KV, int RY> dim3 wide_2d_grid(const ImageArgs& a, const ch
 }
 
 // Launches convolve_wide_2d for a square mask of width MW (width, height > 0; wide_2d_fits).
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false,
-          bool Alternate = false>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false>
 void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using W = Wide2d<MW, KV, RY>;
-  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2, Alternate>
+  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2>
       <<<wide_2d_grid<MW, KV, RY>(a, "wide_2d"), dim3(W::tx, W::ty), 0, stream>>>(a, mask);
   LADDER_CUDA(cudaGetLastError());
 }
