@@ -48,8 +48,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 
 namespace ladder::conv_detail {
 
@@ -188,19 +186,12 @@ void launch_wide_ring_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t
                                      cudaSharedmemCarveoutMaxShared));
     return 0;
   });
+  // The resident grid (asked once per device; the query also opts the kernel in to its shared
+  // memory, which a block per tile needs as well).
   static core::PerDevice resident;
-  if (!Persistent) // the opt-in resident_blocks would have made
-    (void)resident.get(core::current_device(), [&] {
-      LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(R::shared_bytes)));
-      return 0;
-    });
-  const std::int64_t blocks =
-      Persistent ? std::min<std::int64_t>(
-                       core::resident_blocks(resident, reinterpret_cast<const void*>(kernel),
-                                             W::threads, R::shared_bytes),
-                       tiles)
-                 : tiles;
+  const std::int64_t fit = core::resident_blocks(resident, reinterpret_cast<const void*>(kernel),
+                                                 W::threads, R::shared_bytes);
+  const std::int64_t blocks = Persistent ? std::min<std::int64_t>(fit, tiles) : tiles;
   kernel<<<static_cast<unsigned>(blocks), dim3(W::tx, W::ty), R::shared_bytes, stream>>>(
       a, mask, map, tiles_x, tiles);
   LADDER_CUDA(cudaGetLastError());
