@@ -66,6 +66,11 @@ template <class F> void with_wide_rung(const Buffers2d& b, F&& f) {
 
 template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
+// The wide tile with each output row stored as soon as it is complete (at most MW rows of sums
+// live, so taller tiles fit the same registers), its warps one above the other or, Across, side
+// by side along the row; the L2 prefetch on (variants_wide_early.cu).
+template <int RY, int MinBlocks, bool Across>
+void launch_wide_early_rung(const Buffers2d& b, cudaStream_t stream);
 // The same tiles staged by the bulk copy engine (convolve_wide_bulk_2d).
 template <int KV, int RY, int MinBlocks>
 void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t stream);

@@ -497,7 +497,9 @@ TEST(ConvolutionLanes, Uint8EveryChannelCountBorderWidthPitchAndAlignment) {
 // bytes off stages none.
 // How wide_cases runs the wide tile: from L1, staged by bulk copies a row, or in persistent
 // blocks through a ring of stages that tensor copies fill.
-enum class WideRun { global, bulk, ring2, ring3, ring1 };
+// early: from L1 with each output row stored once complete; across: the same with the block's
+// warps side by side along the row.
+enum class WideRun { global, early, across, bulk, ring2, ring3, ring1 };
 
 template <int KV, int RY, int MinBlocks, bool RowLoop, WideRun Run = WideRun::global>
 void wide_cases(std::mt19937& rng) {
@@ -524,6 +526,9 @@ void wide_cases(std::mt19937& rng) {
           conv_detail::launch_wide_bulk_2d<MW, KV, RY, MinBlocks>(a, mask, s);
         else if constexpr (Run == WideRun::global)
           conv_detail::launch_wide_2d<MW, KV, RY, MinBlocks, RowLoop>(a, mask, s);
+        else if constexpr (Run == WideRun::early || Run == WideRun::across)
+          conv_detail::launch_wide_2d<MW, KV, RY, MinBlocks, false, true, true,
+                                      Run == WideRun::across>(a, mask, s);
         else
           conv_detail::launch_wide_ring_2d<MW, KV, RY,
                                            Run == WideRun::ring1   ? 1
@@ -541,7 +546,9 @@ void wide_cases(std::mt19937& rng) {
       });
       EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
           << h.label() << " " << 4 * KV << " pixels x " << RY << " rows a thread"
-          << (Run == WideRun::bulk   ? ", bulk-staged "
+          << (Run == WideRun::bulk     ? ", bulk-staged "
+              : Run == WideRun::early  ? ", early stores "
+              : Run == WideRun::across ? ", early stores, warps across "
               : Run != WideRun::global ? ", ring of tensor copies "
               : RowLoop                ? ", row loop "
                                        : " ")
@@ -555,6 +562,18 @@ TEST(ConvolutionWide, EveryBorderWidthPitchAndAlignment) {
   wide_cases<2, 8, 2, false>(rng);
   wide_cases<2, 4, 3, false>(rng);
   wide_cases<2, 8, 2, true>(rng);
+}
+
+// Early stores at the lab's tile heights, warps one above the other and side by side: the
+// 600 x 300 and 1100 x 150 images hold interior warps beside edge warps at every height, 3 x 2
+// and 130 x 3 are shorter than one thread's rows.
+TEST(ConvolutionWide, EarlyStoresEveryBorderWidthPitchAndAlignment) {
+  std::mt19937 rng(87);
+  wide_cases<1, 8, 3, false, WideRun::early>(rng);
+  wide_cases<1, 16, 4, false, WideRun::early>(rng);
+  wide_cases<1, 24, 3, false, WideRun::early>(rng);
+  wide_cases<1, 8, 3, false, WideRun::across>(rng);
+  wide_cases<1, 16, 3, false, WideRun::across>(rng);
 }
 
 TEST(ConvolutionWide, BulkStagedEveryBorderWidthPitchAndAlignment) {
