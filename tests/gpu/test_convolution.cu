@@ -3,6 +3,7 @@
 // that are no multiple of any tile, pitch > row) x mask sizes, outputs poisoned, against the CPU
 // reference. uint8 results are exact; float results of rungs that sum in the reference's order are
 // exact too (the same fused multiply-adds in the same order), others within float_error_bound.
+#include "convolution_harness.hpp"
 #include "gpu_test.hpp"
 
 #include "convolution/api_dispatch.hpp"
@@ -12,8 +13,6 @@
 #include "convolution/bulk.cuh"
 #include "convolution/column.cuh"
 #include "convolution/pipelined.cuh"
-#include "convolution/wide.cuh"
-#include "convolution/wide_tensor.cuh"
 #include "convolution/window.cuh"
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
@@ -36,121 +35,9 @@
 namespace ladder::test {
 namespace {
 
+using namespace conv_harness;
 using lab::convolution::Element;
 using lab::convolution::Problem2d;
-
-// A device image with a chosen pitch (not cudaMallocPitch's) and an offset from the allocation,
-// so that odd pitches and misaligned rows are tested.
-struct TestImage {
-  lab::DeviceBuffer<unsigned char> storage;
-  unsigned char* data = nullptr;
-  TestImage(std::int64_t pitch, std::int64_t height, std::int64_t offset)
-      : storage(static_cast<std::size_t>(pitch * std::max<std::int64_t>(height, 1) + offset)),
-        data(storage.data() + offset) {}
-};
-
-template <class T> std::vector<T> random_host(std::size_t n, std::mt19937& rng) {
-  std::vector<T> v(n);
-  if constexpr (std::is_same_v<T, float>) {
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-    for (auto& x : v)
-      x = d(rng);
-  } else {
-    std::uniform_int_distribution<int> d(0, 255);
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
-  }
-  return v;
-}
-
-std::vector<float> random_mask(int taps, bool u8, std::mt19937& rng) {
-  std::uniform_real_distribution<float> d(u8 ? -0.6f : -1.0f, u8 ? 2.0f : 1.0f);
-  std::vector<float> m(static_cast<std::size_t>(taps));
-  for (auto& x : m)
-    x = d(rng) / static_cast<float>(taps) * (u8 ? 1.4f : 1.0f);
-  return m;
-}
-
-// Uploads `host` (packed rows) into `image` (pitched), returns the packed result of `run`.
-struct Case {
-  std::int64_t width, height;
-  int channels;
-  int mw, mh;
-  std::int64_t pitch_extra; // bytes past the row
-  std::int64_t offset;      // bytes from the allocation's start (a multiple of the element size)
-};
-
-template <class T> struct Harness {
-  Case c;
-  std::int64_t row_bytes, pitch;
-  std::vector<T> host_in;
-  std::vector<float> mask;
-  TestImage in, out;
-  lab::Stream stream;
-
-  Harness(const Case& cs, std::mt19937& rng)
-      : c(cs), row_bytes(cs.width * cs.channels * static_cast<std::int64_t>(sizeof(T))),
-        pitch(row_bytes + cs.pitch_extra),
-        host_in(random_host<T>(static_cast<std::size_t>(cs.width * cs.height * cs.channels), rng)),
-        mask(random_mask(cs.mw * cs.mh, sizeof(T) == 1, rng)), in(pitch, cs.height, cs.offset),
-        out(pitch, cs.height, cs.offset) {
-    // On the harness's stream, then waited for: a cudaMemcpy2D from pageable memory may return
-    // before its last rows reach the device, and the kernels run on a non-blocking stream that
-    // is not ordered after it (600 x 300 images were read half uploaded on an H100).
-    if (row_bytes > 0 && c.height > 0)
-      EXPECT_EQ(cudaMemcpy2DAsync(in.data, static_cast<std::size_t>(pitch), host_in.data(),
-                                  static_cast<std::size_t>(row_bytes),
-                                  static_cast<std::size_t>(row_bytes),
-                                  static_cast<std::size_t>(c.height), cudaMemcpyHostToDevice,
-                                  stream),
-                cudaSuccess);
-    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-  }
-
-  std::vector<T> expected(Border border) const {
-    std::vector<T> e(host_in.size());
-    const std::int64_t row = c.width * c.channels;
-    lab::convolution::cpu_convolve2d<T>({host_in.data(), row, c.width, c.height, c.channels},
-                                        {e.data(), row, c.width, c.height, c.channels}, mask,
-                                        c.mw, c.mh, border);
-    return e;
-  }
-
-  // The kernels' view of the pitched input and output under `border`.
-  conv_detail::ImageArgs image_args(Border border) const {
-    conv_detail::ImageArgs a;
-    a.in = in.data;
-    a.out = out.data;
-    a.in_pitch = a.out_pitch = pitch;
-    a.width = c.width;
-    a.height = c.height;
-    a.border = border;
-    return a;
-  }
-
-  template <class Launch> std::vector<T> run(Launch&& launch) {
-    lab::poison(out.storage.data(), out.storage.bytes(), stream);
-    launch(stream.get());
-    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-    std::vector<T> got(host_in.size());
-    if (row_bytes > 0 && c.height > 0)
-      EXPECT_EQ(cudaMemcpy2DAsync(got.data(), static_cast<std::size_t>(row_bytes), out.data,
-                                  static_cast<std::size_t>(pitch),
-                                  static_cast<std::size_t>(row_bytes),
-                                  static_cast<std::size_t>(c.height), cudaMemcpyDeviceToHost,
-                                  stream),
-                cudaSuccess);
-    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-    return got;
-  }
-
-  std::string label() const {
-    return std::to_string(c.width) + "x" + std::to_string(c.height) + " C" +
-           std::to_string(c.channels) + " mask " + std::to_string(c.mw) + "x" +
-           std::to_string(c.mh) + " pitch +" + std::to_string(c.pitch_extra) + " offset " +
-           std::to_string(c.offset);
-  }
-};
 
 // ---- the registry ----------------------------------------------------------------------------
 
@@ -485,110 +372,6 @@ TEST(ConvolutionLanes, Uint8EveryChannelCountBorderWidthPitchAndAlignment) {
   lanes_cases<std::uint8_t, 3, 2, 1>(rng);
   lanes_cases<std::uint8_t, 3, 8, 1>(rng);
   lanes_cases<std::uint8_t, 4, 4, 1>(rng);
-}
-
-// The wide register tiles (convolution/wide.cuh) at the shapes the lab and the library use,
-// unrolled, looping over the mask's rows, and staged by bulk copies (Bulk; RowLoop unused): warps
-// wholly inside the image (the interior path) beside edge warps whose lanes load vectors or gather
-// through the border policy, widths that end inside a thread's 4 KV pixels, a pointer 4 bytes off
-// and a pitch off 16 bytes (every lane gathers), padded pitches, images narrower than a thread's
-// window and shorter than the mask, 1 x 1. With Bulk, the 600 x 300 and 1100 x 150 images hold
-// blocks whose stage lies inside (staged) beside edge blocks (the registers' path); the pointer 4
-// bytes off stages none.
-// How wide_cases runs the wide tile: from L1, staged by bulk copies a row, or in persistent
-// blocks through a ring of stages that tensor copies fill.
-// early: from L1 with each output row stored once complete; across: the same with the block's
-// warps side by side along the row.
-enum class WideRun { global, early, across, bulk, ring2, ring3, ring1 };
-
-template <int KV, int RY, int MinBlocks, bool RowLoop, WideRun Run = WideRun::global>
-void wide_cases(std::mt19937& rng) {
-  std::vector<Case> cases = {{1, 1, 1, 3, 3, 0, 0},       {67, 45, 1, 5, 5, 0, 0},
-                                   {528, 101, 1, 7, 7, 0, 0},   {528, 101, 1, 7, 7, 0, 4},
-                                   {1100, 150, 1, 9, 9, 64, 0}, {1100, 150, 1, 7, 7, 0, 0},
-                                   {777, 130, 1, 7, 7, 0, 0},   {781, 77, 1, 9, 9, 8, 0},
-                                   {5, 97, 1, 7, 7, 0, 0},      {130, 3, 1, 9, 9, 0, 0},
-                                   {3, 2, 1, 5, 5, 0, 0},       {1030, 70, 1, 3, 3, 16, 0},
-                                   {600, 300, 1, 7, 7, 0, 0},   {600, 300, 1, 5, 5, 48, 0},
-                                   {600, 300, 1, 3, 3, 0, 4},   {600, 300, 1, 9, 9, 0, 0}};
-  // More tiles than a ring's resident blocks take in two rounds (the stages' phases wrap), with
-  // the edge tiles between the copied ones, aligned rows padded.
-  if (Run >= WideRun::ring2 && !small_mode())
-    cases.insert(cases.end(), {{4100, 2050, 1, 7, 7, 0, 0}, {3000, 1700, 1, 5, 5, 32, 0}});
-  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
-    for (const Case& c : cases) {
-      Harness<float> h(c, rng);
-      const conv_detail::ImageArgs a = h.image_args(border);
-      const auto mask = conv_detail::make_mask_param(h.mask.data(), c.mw, c.mh);
-      const auto launch = [&](auto width, cudaStream_t s) {
-        constexpr int MW = decltype(width)::value;
-        if constexpr (Run == WideRun::bulk)
-          conv_detail::launch_wide_bulk_2d<MW, KV, RY, MinBlocks>(a, mask, s);
-        else if constexpr (Run == WideRun::global)
-          conv_detail::launch_wide_2d<MW, KV, RY, MinBlocks, RowLoop>(a, mask, s);
-        else if constexpr (Run == WideRun::early || Run == WideRun::across)
-          conv_detail::launch_wide_2d<MW, KV, RY, MinBlocks, false, true, true,
-                                      Run == WideRun::across>(a, mask, s);
-        else
-          conv_detail::launch_wide_ring_2d<MW, KV, RY,
-                                           Run == WideRun::ring1   ? 1
-                                           : Run == WideRun::ring2 ? 2
-                                                                   : 3,
-                                           MinBlocks>(a, mask, s);
-      };
-      const auto got = h.run([&](cudaStream_t s) {
-        switch (c.mw) {
-        case 3: return launch(std::integral_constant<int, 3>{}, s);
-        case 5: return launch(std::integral_constant<int, 5>{}, s);
-        case 7: return launch(std::integral_constant<int, 7>{}, s);
-        default: return launch(std::integral_constant<int, 9>{}, s);
-        }
-      });
-      EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
-          << h.label() << " " << 4 * KV << " pixels x " << RY << " rows a thread"
-          << (Run == WideRun::bulk     ? ", bulk-staged "
-              : Run == WideRun::early  ? ", early stores "
-              : Run == WideRun::across ? ", early stores, warps across "
-              : Run != WideRun::global ? ", ring of tensor copies "
-              : RowLoop                ? ", row loop "
-                                       : " ")
-          << lab::convolution::border_name(border);
-    }
-}
-
-TEST(ConvolutionWide, EveryBorderWidthPitchAndAlignment) {
-  std::mt19937 rng(84);
-  wide_cases<1, 8, 3, false>(rng);
-  wide_cases<2, 8, 2, false>(rng);
-  wide_cases<2, 4, 3, false>(rng);
-  wide_cases<2, 8, 2, true>(rng);
-}
-
-// Early stores at the lab's tile heights, warps one above the other and side by side: the
-// 600 x 300 and 1100 x 150 images hold interior warps beside edge warps at every height, 3 x 2
-// and 130 x 3 are shorter than one thread's rows.
-TEST(ConvolutionWide, EarlyStoresEveryBorderWidthPitchAndAlignment) {
-  std::mt19937 rng(87);
-  wide_cases<1, 8, 3, false, WideRun::early>(rng);
-  wide_cases<1, 16, 4, false, WideRun::early>(rng);
-  wide_cases<1, 24, 3, false, WideRun::early>(rng);
-  wide_cases<1, 8, 3, false, WideRun::across>(rng);
-  wide_cases<1, 16, 3, false, WideRun::across>(rng);
-}
-
-TEST(ConvolutionWide, BulkStagedEveryBorderWidthPitchAndAlignment) {
-  std::mt19937 rng(85);
-  wide_cases<1, 8, 3, false, WideRun::bulk>(rng);
-  wide_cases<1, 8, 4, false, WideRun::bulk>(rng);
-}
-
-// The ring (convolution/wide_tensor.cuh) at the lab's stage and block counts.
-TEST(ConvolutionWide, RingOfTensorCopiesEveryBorderWidthPitchAndAlignment) {
-  std::mt19937 rng(86);
-  wide_cases<1, 8, 2, false, WideRun::ring2>(rng);
-  wide_cases<1, 8, 3, false, WideRun::ring2>(rng);
-  wide_cases<1, 8, 2, false, WideRun::ring3>(rng);
-  wide_cases<1, 8, 3, false, WideRun::ring1>(rng);
 }
 
 // The streamed lanes (convolution/window.cuh) under every border policy: strips of 1, 3, 20 and
