@@ -7,9 +7,7 @@
 // register tiles (convolution/wide.cuh) at MW 7, two launches of each shape: 4 x 8 a thread at 3
 // blocks per SM without and with the L2 prefetch, 4 x 8 at 4 blocks, 4 x 6 at 4 blocks with the
 // prefetch (ncu -k regex:convolve_wide_2d -c 8), then 4 x 8 staged by bulk copies
-// (-k regex:convolve_wide_bulk); with `tall` at MW 7, one launch each of the wide tile with early
-// stores at 8 and at 16 rows a thread and of the streamed wide tile (wide_stream.cuh, strips of 64
-// rows) without and with its L2 prefetch (ncu -k regex:convolve_wide -c 4); with `time`, at MW 7 or 9, medians of 30
+// (-k regex:convolve_wide_bulk); with `time`, at MW 7 or 9, medians of 30
 // event-timed launches (after 5 untimed) of the copy of the image's bytes, ladder::convolve2d,
 // the staged kernel the library takes at 9 x 9 and took at 7 x 7 (tiled.cuh, interior_lean,
 // ShapeF32Capped) and the wide tile without and with its L2 prefetch and staged by bulk
@@ -25,7 +23,6 @@
 #include "convolution/bulk.cuh"
 #include "convolution/tiled.cuh"
 #include "convolution/wide.cuh"
-#include "convolution/wide_stream.cuh"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -195,11 +192,6 @@ int main(int argc, char** argv) {
       wide_tiles(std::integral_constant<int, 7>{});
     else
       wide_tiles(std::integral_constant<int, 9>{});
-  } else if (lab == "tall" && mw == 7) {
-    cd::launch_wide_2d<7, 1, 8, 3, false, true, true>(args, param, nullptr);
-    cd::launch_wide_2d<7, 1, 16, 3, false, true, true>(args, param, nullptr);
-    cd::launch_wide_stream_2d<7, 1, 0, 3>(args, param, 64, nullptr);
-    cd::launch_wide_stream_2d<7, 1, 8, 3>(args, param, 64, nullptr);
   } else if (lab == "wide" && mw == 7) {
     for (int i = 0; i < 2; ++i) {
       cd::launch_wide_2d<7, 1, 8, 3, false, false>(args, param, nullptr);

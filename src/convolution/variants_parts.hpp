@@ -66,16 +66,6 @@ template <class F> void with_wide_rung(const Buffers2d& b, F&& f) {
 
 template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
-// The wide tile with each output row stored as soon as it is complete (at most MW rows of sums
-// live, so taller tiles fit the same registers), its warps one above the other or, Across, side
-// by side along the row; the L2 prefetch on (variants_wide_early.cu).
-template <int RY, int MinBlocks, bool Across>
-void launch_wide_early_rung(const Buffers2d& b, cudaStream_t stream);
-// The wide tile's window streamed down strips of Strip rows (0: one wave of resident blocks) in a
-// loop of one input row, Ahead rows requested ahead and PrefetchRows more asked of L2, registers
-// for MinBlocks blocks per SM (wide_stream.cuh, variants_wide_stream.cu).
-template <int Ahead, int PrefetchRows, int MinBlocks, int Strip>
-void launch_wide_stream_rung(const Buffers2d& b, cudaStream_t stream);
 // The same tiles staged by the bulk copy engine (convolve_wide_bulk_2d).
 template <int KV, int RY, int MinBlocks>
 void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t stream);

@@ -29,13 +29,10 @@
 
 namespace ladder::conv_detail {
 
-// Across: a block's 8 warps side by side along the row (a tile of 1024 KV pixels x RY rows), so
-// that the halo columns two neighbouring warps share are read at about the same time; otherwise
-// one above the other (128 KV x 8 RY).
-template <int MW, int KV, int RY, bool Across = false> struct Wide2d {
+template <int MW, int KV, int RY> struct Wide2d {
   static_assert(MW % 2 == 1 && MW <= 17, "odd masks up to 17 wide");
   static_assert(KV >= 1 && RY >= 1, "float4s a row and rows a thread");
-  static constexpr int tx = Across ? 256 : 32, ty = Across ? 1 : 8, threads = tx * ty;
+  static constexpr int tx = 32, ty = 8, threads = tx * ty;
   static constexpr int halo = MW / 2;
   static constexpr int h4 = (halo + 3) / 4;       // float4s of halo on each side
   static constexpr int d = 4 * h4 - halo;         // the first tap's offset in the window
@@ -109,42 +106,19 @@ __device__ __forceinline__ void wide_load_window(const ImageArgs& a, const unsig
 // stores stop at the image's edges.
 //
 // RowLoop false: the RY + MW - 1 input rows unrolled, each read once and applied to every output
-// row it feeds; with EarlyStores each output row is stored as soon as its last mask row is in
-// (after input row o + MW - 1), so that at most MW rows of sums are live at once whatever RY is,
-// instead of all RY rows until the end. RowLoop true: a loop over the mask's rows j, each step reading the RY input rows
+// row it feeds. RowLoop true: a loop over the mask's rows j, each step reading the RY input rows
 // j .. j + RY - 1 (again: L1 holds them) and applying mask row j to every output row: MW times
 // the loads, and a loop body of RY x 4 KV x MW fused multiply-adds instead of the whole tile
 // unrolled (at 8 x 8 and 7 x 7 the unrolled tile is some 53 KB of SASS, past what the SM's
 // instruction caches hold). Both sum mask rows in order and taps left to right.
-template <int MW, int KV, int RY, WideRows Rows, bool RowLoop, int StageStride = 0,
-          bool EarlyStores = false>
+template <int MW, int KV, int RY, WideRows Rows, bool RowLoop, int StageStride = 0>
 __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& mask,
                                           std::int64_t x, std::int64_t y, bool vector,
                                           const int* cols, const float* stage = nullptr) {
   using W = Wide2d<MW, KV, RY>;
   constexpr int K = 4 * KV;
   constexpr bool Interior = Rows != WideRows::edge; // for the row pointer and the stores
-  static_assert(!(EarlyStores && RowLoop), "early stores: the unrolled tile only");
-  unsigned char* const out_top = a.out + y * a.out_pitch;
-  const bool out_vector =
-      Interior || (rows_aligned_to<float4>(a.out, a.out_pitch) && x + K <= a.width);
   float acc[RY][K];
-  // Output row o (below the image: nothing) from the sums in acc[o].
-  const auto store_row = [&](int o) {
-    if (!Interior && y + o >= a.height)
-      return;
-    auto* out = reinterpret_cast<float*>(out_top + o * a.out_pitch) + x;
-    if (out_vector) {
-#pragma unroll
-      for (int v = 0; v < KV; ++v)
-        reinterpret_cast<float4*>(out)[v] = pack4(acc[o] + 4 * v);
-    } else {
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        if (x + k < a.width)
-          out[k] = acc[o][k];
-    }
-  };
 #pragma unroll
   for (int o = 0; o < RY; ++o)
 #pragma unroll
@@ -180,15 +154,26 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
       float4 win[W::loads];
       wide_load_window<MW, KV, RY, Rows, StageStride>(a, row, r, x, y, vector, cols, stage, win);
       apply_input_row<MW>(acc, mask, reinterpret_cast<const float*>(win) + W::d, r);
-      if constexpr (EarlyStores)
-        if (r >= MW - 1) // output row r - (MW - 1) has its last mask row
-          store_row(r - (MW - 1));
     }
   }
-  if constexpr (!EarlyStores) {
+  unsigned char* out_row = a.out + y * a.out_pitch;
+  const bool out_vector =
+      Interior || (rows_aligned_to<float4>(a.out, a.out_pitch) && x + K <= a.width);
 #pragma unroll
-    for (int o = 0; o < RY; ++o)
-      store_row(o);
+  for (int o = 0; o < RY; ++o, out_row += a.out_pitch) {
+    if (!Interior && y + o >= a.height)
+      break;
+    auto* out = reinterpret_cast<float*>(out_row) + x;
+    if (out_vector) {
+#pragma unroll
+      for (int v = 0; v < KV; ++v)
+        reinterpret_cast<float4*>(out)[v] = pack4(acc[o] + 4 * v);
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (x + k < a.width)
+          out[k] = acc[o][k];
+    }
   }
 }
 
@@ -202,14 +187,15 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
 // after the first rows' loads, before the first FMA: at the kernel's start either way.)
 template <int MW, int KV, int RY>
 __device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int64_t x0,
-                                                   std::int64_t y, int lane) {
-  constexpr int lines_a_row = 4 * KV; // the warp's 32 x 4 KV floats: 512 KV bytes
+                                                   std::int64_t y) {
+  using W = Wide2d<MW, KV, RY>;
+  constexpr int lines_a_row = 4 * KV; // the warp's tx x 4 KV floats: 512 KV bytes
   const unsigned char* first = a.in + y * a.in_pitch + x0 * 4;
   constexpr int lines = lines_a_row * RY;
 #pragma unroll
-  for (int i = 0; i < (lines + 31) / 32; ++i) {
-    const int l = lane + i * 32;
-    if (lines % 32 == 0 || l < lines)
+  for (int i = 0; i < (lines + W::tx - 1) / W::tx; ++i) {
+    const int l = static_cast<int>(threadIdx.x) + i * W::tx;
+    if (lines % W::tx == 0 || l < lines)
       asm volatile("prefetch.global.L2 [%0];" ::"l"(first + (l / lines_a_row) * a.in_pitch +
                                                       (l % lines_a_row) * 128));
   }
@@ -218,8 +204,7 @@ __device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int6
 // A block's warps on the tile whose first output is (x0, y0), each on its own rows: interior
 // warps (rows and windows inside the image and aligned) by the interior path, after asking L2 for
 // their rows where PrefetchL2, the others by the edge path.
-template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2, bool EarlyStores = false,
-          bool Across = false>
+template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2>
 __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& mask,
                                            std::int64_t x0, std::int64_t y0) {
   using W = Wide2d<MW, KV, RY>;
@@ -235,24 +220,21 @@ __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& 
                         y - W::halo + W::rows <= a.height;
   if (interior) {
     if constexpr (PrefetchL2)
-      wide_prefetch_rows<MW, KV, RY>(a, Across ? x0 + threadIdx.x / 32 * 32 * K : x0, y,
-                                     static_cast<int>(Across ? threadIdx.x % 32 : threadIdx.x));
-    return wide_tile<MW, KV, RY, WideRows::interior, RowLoop, 0, EarlyStores>(a, mask, x, y, true,
-                                                                               nullptr);
+      wide_prefetch_rows<MW, KV, RY>(a, x0, y);
+    return wide_tile<MW, KV, RY, WideRows::interior, RowLoop>(a, mask, x, y, true, nullptr);
   }
   if (x >= a.width)
     return; // no output: the lanes share nothing
   int cols[4 * W::loads];
   wide_columns<MW, KV, RY>(a, x, cols);
-  wide_tile<MW, KV, RY, WideRows::edge, RowLoop, 0, EarlyStores>(a, mask, x, y, vector, cols);
+  wide_tile<MW, KV, RY, WideRows::edge, RowLoop>(a, mask, x, y, vector, cols);
 }
 
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2,
-          bool EarlyStores = false, bool Across = false>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
-  using W = Wide2d<MW, KV, RY, Across>;
-  wide_warps<MW, KV, RY, RowLoop, PrefetchL2, EarlyStores, Across>(a, mask,
+  using W = Wide2d<MW, KV, RY>;
+  wide_warps<MW, KV, RY, RowLoop, PrefetchL2>(a, mask,
                                               static_cast<std::int64_t>(blockIdx.x) * W::tile_w,
                                               static_cast<std::int64_t>(blockIdx.y) * W::tile_h);
 }
@@ -361,39 +343,35 @@ template <int MW> struct WideShape {
 };
 
 // Blocks along y of convolve_wide_2d for an image of this height.
-template <int MW, int KV, int RY, bool Across = false>
-std::int64_t wide_2d_blocks_y(std::int64_t height) {
-  using W = Wide2d<MW, KV, RY, Across>;
+template <int MW, int KV, int RY> std::int64_t wide_2d_blocks_y(std::int64_t height) {
+  using W = Wide2d<MW, KV, RY>;
   return (height + W::tile_h - 1) / W::tile_h;
 }
 
 // Whether convolve_wide_2d can take an image of this height (its grid's rows of blocks).
-template <int MW, int KV, int RY, bool Across = false> bool wide_2d_fits(std::int64_t height) {
-  return wide_2d_blocks_y<MW, KV, RY, Across>(height) <= 65535;
+template <int MW, int KV, int RY> bool wide_2d_fits(std::int64_t height) {
+  return wide_2d_blocks_y<MW, KV, RY>(height) <= 65535;
 }
 
 // The grid of convolve_wide_2d and convolve_wide_bulk_2d (a block per tile) for an image of
 // this size (width, height > 0); `kernel` names the kernel in the errors.
-template <int MW, int KV, int RY, bool Across = false>
-dim3 wide_2d_grid(const ImageArgs& a, const char* kernel) {
-  using W = Wide2d<MW, KV, RY, Across>;
-  if (!wide_2d_fits<MW, KV, RY, Across>(a.height))
+template <int MW, int KV, int RY> dim3 wide_2d_grid(const ImageArgs& a, const char* kernel) {
+  using W = Wide2d<MW, KV, RY>;
+  if (!wide_2d_fits<MW, KV, RY>(a.height))
     throw std::invalid_argument(std::string(kernel) + ": more than 65535 rows of blocks");
   if (a.width > std::numeric_limits<int>::max() / 2) // the edge threads' columns are ints
     throw std::invalid_argument(std::string(kernel) + ": rows wider than 2^30 pixels");
   const std::int64_t tiles_x = (a.width + W::tile_w - 1) / W::tile_w;
   return dim3(static_cast<unsigned>(tiles_x),
-              static_cast<unsigned>(wide_2d_blocks_y<MW, KV, RY, Across>(a.height)));
+              static_cast<unsigned>(wide_2d_blocks_y<MW, KV, RY>(a.height)));
 }
 
 // Launches convolve_wide_2d for a square mask of width MW (width, height > 0; wide_2d_fits).
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false,
-          bool EarlyStores = false, bool Across = false>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false>
 void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  using W = Wide2d<MW, KV, RY, Across>;
-  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2, EarlyStores, Across>
-      <<<wide_2d_grid<MW, KV, RY, Across>(a, "wide_2d"), dim3(W::tx, W::ty), 0, stream>>>(
-          a, mask);
+  using W = Wide2d<MW, KV, RY>;
+  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2>
+      <<<wide_2d_grid<MW, KV, RY>(a, "wide_2d"), dim3(W::tx, W::ty), 0, stream>>>(a, mask);
   LADDER_CUDA(cudaGetLastError());
 }
 
