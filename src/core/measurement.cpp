@@ -100,6 +100,19 @@ Row make_row(const RungInfo& info, std::string label, std::size_t groups) {
   return row;
 }
 
+namespace {
+
+// The letters of a rung's n-th variant (n from 0): a .. z, then aa, ab, ..., so that no two
+// variants of one rung share a label however many there are.
+std::string variant_letters(int n) {
+  std::string letters;
+  for (++n; n > 0; n = (n - 1) / 26)
+    letters.insert(letters.begin(), static_cast<char>('a' + (n - 1) % 26));
+  return letters;
+}
+
+} // namespace
+
 std::vector<std::string> rung_labels(const std::vector<RungInfo>& rungs) {
   std::vector<std::string> labels(rungs.size());
   int story = 0;
@@ -118,7 +131,7 @@ std::vector<std::string> rung_labels(const std::vector<RungInfo>& rungs) {
         if (in_story(rungs[p].role) && rungs[p].name == rungs[i].variant_of) {
           for (std::size_t k = 0; k < i; ++k)
             letter += rungs[k].role == Role::variant && rungs[k].variant_of == rungs[i].variant_of;
-          labels[i] = labels[p] + static_cast<char>('a' + letter % 26);
+          labels[i] = labels[p] + variant_letters(letter);
         }
     }
   }

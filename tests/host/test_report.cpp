@@ -192,6 +192,17 @@ TEST(Measurement, RungLabelsNumberTheStoryAndLetterTheVariants) {
             (std::vector<std::string>{"1", "2", "2a", "3", "2b", "lib", "ref"}));
 }
 
+TEST(Measurement, RungLabelsGoOnPastTwentySixVariants) {
+  std::vector<RungInfo> rungs = {{.name = "a", .role = Role::seed}};
+  for (int i = 0; i < 28; ++i)
+    rungs.push_back({.name = "v", .role = Role::variant, .variant_of = "a"});
+  const std::vector<std::string> labels = rung_labels(rungs);
+  EXPECT_EQ(labels[1], "1a");
+  EXPECT_EQ(labels[26], "1z");
+  EXPECT_EQ(labels[27], "1aa");
+  EXPECT_EQ(labels[28], "1ab");
+}
+
 TEST(Format, TextTableFitsInOneHundredTwentyColumnsAndSaysWhatRatiosMean) {
   Table t = bytes_table();
   t.rows[5].name = "tiled_64x64_v16_cs_persistent"; // the longest name in the registries
