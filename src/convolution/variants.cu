@@ -1662,26 +1662,6 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = wide_fit,
              .launch = launch_wide_rung<1, 4, 5, false, true>},
-      Rung2d{.info = {.name = "wide_window_l2_window",
-                      .idea = "the wide tile with each warp asking L2 for its whole window (14 "
-                              "rows at 7 x 7), not only its own 8 rows",
-                      .role = Role::variant,
-                      .variant_of = "wide_window",
-                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
-                                  {"prefetch_l2", 1}, {"prefetch_rows", 14}}},
-                      .block_threads = 256},
-             .unsupported = wide_fit,
-             .launch = launch_wide_span_rung<1>},
-      Rung2d{.info = {.name = "wide_window_l2_below",
-                      .idea = "the wide tile, the block's bottom warp asking L2 for its whole "
-                              "window too: the rows below the block are a later block's own",
-                      .role = Role::variant,
-                      .variant_of = "wide_window",
-                      .params = {{{"tile_pixels", 128}, {"tile_rows", 64}, {"min_blocks", 3},
-                                  {"prefetch_l2", 1}, {"prefetch_rows", 8}}},
-                      .block_threads = 256},
-             .unsupported = wide_fit,
-             .launch = launch_wide_span_rung<2>},
       Rung2d{.info = {.name = "wide_bulk",
                       .idea = "the wide tile (4 outputs a row in 8 rows a thread) from a stage in "
                               "shared memory that one warp hands to the bulk copy engine whole, "

@@ -66,10 +66,6 @@ template <class F> void with_wide_rung(const Buffers2d& b, F&& f) {
 
 template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
-// The library's wide tile (4 x 8 a thread, 3 blocks per SM) with its L2 prefetch over Span (a
-// conv_detail::WideSpan, wide.cuh).
-template <int Span>
-void launch_wide_span_rung(const Buffers2d& b, cudaStream_t stream);
 // The same tiles staged by the bulk copy engine (convolve_wide_bulk_2d).
 template <int KV, int RY, int MinBlocks>
 void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t stream);

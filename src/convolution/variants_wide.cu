@@ -29,13 +29,6 @@ void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t s) {
   });
 }
 
-template <int Span> void launch_wide_span_rung(const Buffers2d& b, cudaStream_t s) {
-  with_wide_rung(b, [&](auto width, const auto& a, const auto& mask) {
-    conv_detail::launch_wide_2d<decltype(width)::value, 1, 8, 3, false, true,
-                                static_cast<conv_detail::WideSpan>(Span)>(a, mask, s);
-  });
-}
-
 // Float images of one channel, square masks 3 .. 9 wide (one float4 of halo a side).
 const char* wide_fit(const Problem2d& p) {
   return p.element == Element::f32 && p.channels == 1 && p.mask_width == p.mask_height &&
@@ -57,10 +50,6 @@ template void launch_wide_rung<1, 6, 4, false, false>(const Buffers2d&, cudaStre
 template void launch_wide_rung<1, 6, 4, false, true>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 4, 5, false, false>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 4, 5, false, true>(const Buffers2d&, cudaStream_t);
-template void launch_wide_span_rung<static_cast<int>(conv_detail::WideSpan::window)>(
-    const Buffers2d&, cudaStream_t);
-template void launch_wide_span_rung<static_cast<int>(conv_detail::WideSpan::bottom_window)>(
-    const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 3>(const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 4>(const Buffers2d&, cudaStream_t);
 

@@ -185,13 +185,13 @@ __device__ __forceinline__ void wide_tile(const ImageArgs& a, const MaskParam& m
 // copy's rate asks of each SM; the prefetches put the warp's whole share in flight for a few
 // instructions, and its loads then wait on L2 rather than DRAM. (ptxas issues the prefetch
 // after the first rows' loads, before the first FMA: at the kernel's start either way.)
-template <int MW, int KV, int RY, int Rows = RY>
+template <int MW, int KV, int RY>
 __device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int64_t x0,
                                                    std::int64_t y) {
   using W = Wide2d<MW, KV, RY>;
   constexpr int lines_a_row = 4 * KV; // the warp's tx x 4 KV floats: 512 KV bytes
   const unsigned char* first = a.in + y * a.in_pitch + x0 * 4;
-  constexpr int lines = lines_a_row * Rows;
+  constexpr int lines = lines_a_row * RY;
 #pragma unroll
   for (int i = 0; i < (lines + W::tx - 1) / W::tx; ++i) {
     const int l = static_cast<int>(threadIdx.x) + i * W::tx;
@@ -201,19 +201,10 @@ __device__ __forceinline__ void wide_prefetch_rows(const ImageArgs& a, std::int6
   }
 }
 
-// What a warp asks of L2 with PrefetchL2 (a measurement: the library asks for its own rows).
-enum class WideSpan { // (the lab's rungs name them 0, 1, 2)
-  own_rows,     // its RY output rows (the rows above and below are its neighbours')
-  window,       // its whole window: RY + MW - 1 rows from MW / 2 above
-  bottom_window // its own rows, and the block's bottom warp its whole window (the rows below the
-                // block belong to a block that starts a grid row later)
-};
-
 // A block's warps on the tile whose first output is (x0, y0), each on its own rows: interior
 // warps (rows and windows inside the image and aligned) by the interior path, after asking L2 for
-// their rows (Span) where PrefetchL2, the others by the edge path.
-template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2,
-          WideSpan Span = WideSpan::own_rows>
+// their rows where PrefetchL2, the others by the edge path.
+template <int MW, int KV, int RY, bool RowLoop, bool PrefetchL2>
 __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& mask,
                                            std::int64_t x0, std::int64_t y0) {
   using W = Wide2d<MW, KV, RY>;
@@ -228,16 +219,8 @@ __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& 
                         rows_aligned_to<float4>(a.out, a.out_pitch) && y - W::halo >= 0 &&
                         y - W::halo + W::rows <= a.height;
   if (interior) {
-    if constexpr (PrefetchL2 && Span == WideSpan::own_rows)
+    if constexpr (PrefetchL2)
       wide_prefetch_rows<MW, KV, RY>(a, x0, y);
-    else if constexpr (PrefetchL2 && Span == WideSpan::window)
-      wide_prefetch_rows<MW, KV, RY, W::rows>(a, x0, y - W::halo);
-    else if constexpr (PrefetchL2) {
-      if (threadIdx.y == W::ty - 1)
-        wide_prefetch_rows<MW, KV, RY, W::rows>(a, x0, y - W::halo);
-      else
-        wide_prefetch_rows<MW, KV, RY>(a, x0, y);
-    }
     return wide_tile<MW, KV, RY, WideRows::interior, RowLoop>(a, mask, x, y, true, nullptr);
   }
   if (x >= a.width)
@@ -247,12 +230,11 @@ __device__ __forceinline__ void wide_warps(const ImageArgs& a, const MaskParam& 
   wide_tile<MW, KV, RY, WideRows::edge, RowLoop>(a, mask, x, y, vector, cols);
 }
 
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2,
-          WideSpan Span = WideSpan::own_rows>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 __global__ void __launch_bounds__(256, MinBlocks)
     convolve_wide_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
   using W = Wide2d<MW, KV, RY>;
-  wide_warps<MW, KV, RY, RowLoop, PrefetchL2, Span>(a, mask,
+  wide_warps<MW, KV, RY, RowLoop, PrefetchL2>(a, mask,
                                               static_cast<std::int64_t>(blockIdx.x) * W::tile_w,
                                               static_cast<std::int64_t>(blockIdx.y) * W::tile_h);
 }
@@ -385,11 +367,10 @@ template <int MW, int KV, int RY> dim3 wide_2d_grid(const ImageArgs& a, const ch
 }
 
 // Launches convolve_wide_2d for a square mask of width MW (width, height > 0; wide_2d_fits).
-template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false,
-          WideSpan Span = WideSpan::own_rows>
+template <int MW, int KV, int RY, int MinBlocks, bool RowLoop = false, bool PrefetchL2 = false>
 void launch_wide_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using W = Wide2d<MW, KV, RY>;
-  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2, Span>
+  convolve_wide_2d<MW, KV, RY, MinBlocks, RowLoop, PrefetchL2>
       <<<wide_2d_grid<MW, KV, RY>(a, "wide_2d"), dim3(W::tx, W::ty), 0, stream>>>(a, mask);
   LADDER_CUDA(cudaGetLastError());
 }
