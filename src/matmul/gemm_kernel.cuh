@@ -52,24 +52,9 @@
 
 namespace ladder::gemm_detail {
 
-// The order in which the asynchronous loop's k-step is written. Every order computes the same
-// sums in the same order (bit for bit); they differ in what ptxas is handed to schedule and
-// assign registers for, which at one block of 254 registers per SM moves the k-loop's speed by a
-// few percent from one compiled instance to the next (docs/matmul.md, "Where the last 3% at
-// 4096^3 goes"). The library's is `as_shipped`; the others are tuning variants.
-enum class StepOrder {
-  as_shipped,         // the next stage's copies at the step's start; step kk + 1's fragments (A's,
-                      // then B's) read before step kk's FMAs; the micro-tile's rows in order
-  copies_mid_step,    // the next stage's copies issued halfway through the step's FMAs
-  b_fragments_first,  // B's fragments read before A's
-  fragments_mid_fmas, // step kk + 1's fragments read halfway through step kk's FMAs
-  serpentine,         // every other row of the micro-tile walked backwards (a row's first FMA
-                      // reads the B value the row before ended on)
-};
-
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
           bool Quadrants, int MinBlocks, bool Steady = false, bool EdgeMasks = true,
-          bool ARows = false, StepOrder Order = StepOrder::as_shipped>
+          bool ARows = false, int FragmentRow = 0, bool Serpentine = false>
 struct Policy {
   static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
                        tn = TN, stages = Stages, min_blocks = MinBlocks;
@@ -81,7 +66,15 @@ struct Policy {
   // swizzled across them, and is read 4 k at a time (AsyncRowCopier), instead of being turned
   // k-major by 4-byte copies. Asynchronous loops only; no effect when A is stored m-contiguous.
   static constexpr bool a_rows = ARows;
-  static constexpr StepOrder order = Order;
+  // How the asynchronous loop's k-step is written: step kk + 1's fragments are read after the
+  // FMAs of row `fragment_row` of step kk's micro-tile (0: before them all), and `serpentine`
+  // walks every other row's FMAs backwards (a row's first FMA reads the B value the row before
+  // ended on). The sums and their order are the same bit for bit; what changes is what ptxas is
+  // handed to schedule and assign registers for, and at 254 registers a thread that moves the
+  // k-loop's speed by a few percent from one compiled instance to the next (docs/matmul.md,
+  // "Where the last 3% at 4096^3 goes").
+  static constexpr int fragment_row = FragmentRow;
+  static constexpr bool serpentine = Serpentine;
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
   static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
@@ -97,19 +90,21 @@ struct Policy {
   static_assert(!a_rows || (async && quadrants && bk % 8 == 0 && bk / 4 >= lanes_m),
                 "A's rows: asynchronous copies, quadrant micro-tiles, an even number of 4-k "
                 "quads per step, and a chunk position per lane row (conflict-free reads)");
-  static_assert(order == StepOrder::as_shipped || (async && !a_rows),
-                "step orders other than as_shipped: the asynchronous loop, A turned");
+  static_assert((fragment_row == 0 && !serpentine) || (async && !a_rows),
+                "fragment_row and serpentine: the asynchronous loop, A turned or m-contiguous");
+  static_assert(fragment_row >= 0 && fragment_row < tm, "fragment_row: a row of the micro-tile");
 };
 
 // The same policy with edge tiles on guarded loads: what a product without edge tiles runs
 // (launch() below), so that its kernel is the single k-loop with no masked copy beside it.
 template <class P> struct WithoutEdgeMasks;
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
-          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows, StepOrder Order>
+          bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows, int FragmentRow,
+          bool Serpentine>
 struct WithoutEdgeMasks<Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks,
-                               Steady, EdgeMasks, ARows, Order>> {
+                               Steady, EdgeMasks, ARows, FragmentRow, Serpentine>> {
   using type = Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady,
-                      false, ARows, Order>;
+                      false, ARows, FragmentRow, Serpentine>;
 };
 
 // What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
@@ -687,18 +682,6 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
   const auto load_fragments = [&](int stage_offset, int buffer, int kk) {
     const float* sa = smem + stage_offset;
     const float* sb = sa + S::a_floats;
-    if constexpr (P::order == StepOrder::b_fragments_first) {
-#pragma unroll
-      for (int g = 0; g < P::tn / 4; ++g) {
-        const float4 v = *reinterpret_cast<const float4*>(
-            sb + kk * BLoader::stride + b_base +
-            piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, g));
-        frag_b[buffer][4 * g] = v.x;
-        frag_b[buffer][4 * g + 1] = v.y;
-        frag_b[buffer][4 * g + 2] = v.z;
-        frag_b[buffer][4 * g + 3] = v.w;
-      }
-    }
     if constexpr (S::a_rows) {
       if (kk % 4 == 0) {
         using Rows = AsyncRowCopier<P::bm, P::bk, P::threads, Vec>;
@@ -729,17 +712,15 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
         frag_a[buffer][4 * g + 3] = v.w;
       }
     }
-    if constexpr (P::order != StepOrder::b_fragments_first) {
 #pragma unroll
-      for (int g = 0; g < P::tn / 4; ++g) {
-        const float4 v = *reinterpret_cast<const float4*>(
-            sb + kk * BLoader::stride + b_base +
-            piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, g));
-        frag_b[buffer][4 * g] = v.x;
-        frag_b[buffer][4 * g + 1] = v.y;
-        frag_b[buffer][4 * g + 2] = v.z;
-        frag_b[buffer][4 * g + 3] = v.w;
-      }
+    for (int g = 0; g < P::tn / 4; ++g) {
+      const float4 v = *reinterpret_cast<const float4*>(
+          sb + kk * BLoader::stride + b_base +
+          piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, g));
+      frag_b[buffer][4 * g] = v.x;
+      frag_b[buffer][4 * g + 1] = v.y;
+      frag_b[buffer][4 * g + 2] = v.z;
+      frag_b[buffer][4 * g + 3] = v.w;
     }
   };
   // Step kk's FMAs (its fragments in buffer kk % 2, A's quad in quad buffer (kk / 4) % 2).
@@ -749,7 +730,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
     for (int i = first; i < last; ++i)
 #pragma unroll
       for (int c = 0; c < P::tn; ++c) {
-        const int j = P::order == StepOrder::serpentine && i % 2 == 1 ? P::tn - 1 - c : c;
+        const int j = P::serpentine && i % 2 == 1 ? P::tn - 1 - c : c;
         const float a = S::a_rows ? quad_a[(kk / 4) % 2][i][kk % 4] : frag_a[kk % 2][i];
         acc[i][j] = fmaf(a, frag_b[kk % 2][j], acc[i][j]);
       }
@@ -806,19 +787,16 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
         commit_copies();
         next_stage(write);
       };
-      // One k-step on the stage at `read`; `more`: a step follows it. `halfway` runs after
-      // the FMAs of the step's first half (the copies of StepOrder::copies_mid_step).
-      const auto step = [&](auto more_tag, auto&& halfway) {
+      // One k-step on the stage at `read`; `more`: a step follows it.
+      const auto step = [&](auto more_tag) {
         constexpr bool more = decltype(more_tag)::value;
 #pragma unroll
         for (int kk = 0; kk < P::bk; ++kk) {
-          if (kk == P::bk / 2)
-            halfway();
           if (kk + 1 < P::bk) {
-            if constexpr (P::order == StepOrder::fragments_mid_fmas) {
-              fma_rows(kk, 0, P::tm / 2);
+            if constexpr (P::fragment_row > 0) {
+              fma_rows(kk, 0, P::fragment_row);
               load_fragments(read / 4, (kk + 1) % 2, kk + 1);
-              fma_rows(kk, P::tm / 2, P::tm);
+              fma_rows(kk, P::fragment_row, P::tm);
               continue;
             }
             load_fragments(read / 4, (kk + 1) % 2, kk + 1);
@@ -846,30 +824,19 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
         __syncthreads();
         load_fragments(read / 4, 0, 0);
         std::int64_t t = 0;
-        const auto nothing = [] {};
-        const auto copy_inside = [&] {
+        // The steps inside k: their loop has no branch but its own.
+        for (; t + P::stages - 1 < full_steps; ++t) {
           a_copy.template copy_inside_k<masked>(window + write);
           b_copy.template copy_inside_k<masked>(window + write + 4 * S::a_floats);
           commit_copies();
           next_stage(write);
-        };
-        // The steps inside k: their loop has no branch but its own.
-        for (; t + P::stages - 1 < full_steps; ++t) {
-          if constexpr (P::order == StepOrder::copies_mid_step) {
-            step(std::true_type{}, copy_inside);
-          } else {
-            a_copy.template copy_inside_k<masked>(window + write);
-            b_copy.template copy_inside_k<masked>(window + write + 4 * S::a_floats);
-            commit_copies();
-            next_stage(write);
-            step(std::true_type{}, nothing);
-          }
+          step(std::true_type{});
         }
         for (; t + 1 < steps; ++t) { // the partial last step, the pipeline's drain
           issue(t + P::stages - 1);
-          step(std::true_type{}, nothing);
+          step(std::true_type{});
         }
-        step(std::false_type{}, nothing);
+        step(std::false_type{});
         wait_copies<0>(); // nothing left in flight when the block ends
       }
     };
@@ -1158,11 +1125,15 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
   LADDER_CUDA(cudaGetLastError());
 }
 
-// The same with the layout chosen at run time: the 8 instances of one policy.
-template <class P>
+// The same with the layout chosen at run time: the 8 instances of one policy, or of two:
+// PTurned where A is stored k-contiguous (turned k-major as it is copied), PAsStored where A is
+// stored m-contiguous (copied as stored). The library's huge tile takes the second for its own
+// FMA order there (gemm_policies.cuh, HugeAsync3Serpentine).
+template <class PTurned, class PAsStored = PTurned>
 void launch_any_layout(const Params& prm, bool a_k_contiguous, bool b_k_contiguous,
                        bool vector_loads, Schedule schedule, cudaStream_t stream) {
-  const auto with = [&](auto a_k, auto b_k) {
+  const auto with = [&](auto policy, auto a_k, auto b_k) {
+    using P = typename decltype(policy)::type;
     if (vector_loads)
       launch<P, decltype(a_k)::value, decltype(b_k)::value, true>(prm, schedule, stream);
     else
@@ -1170,10 +1141,12 @@ void launch_any_layout(const Params& prm, bool a_k_contiguous, bool b_k_contiguo
   };
   using yes = std::true_type;
   using no = std::false_type;
+  constexpr std::type_identity<PTurned> turned{};
+  constexpr std::type_identity<PAsStored> as_stored{};
   if (a_k_contiguous)
-    b_k_contiguous ? with(yes{}, yes{}) : with(yes{}, no{});
+    b_k_contiguous ? with(turned, yes{}, yes{}) : with(turned, yes{}, no{});
   else
-    b_k_contiguous ? with(no{}, yes{}) : with(no{}, no{});
+    b_k_contiguous ? with(as_stored, no{}, yes{}) : with(as_stored, no{}, no{});
 }
 
 } // namespace ladder::gemm_detail

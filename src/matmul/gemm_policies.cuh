@@ -105,17 +105,20 @@ using WideAsync3Warps8K16Rows =
 // The same 8 warps with up to 255 registers a thread (one block per SM, as at 1000^3).
 using WideAsync4Warps8K16RowsSolo =
     Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 1, false, true, true>;
-// The huge tile's k-step written in other orders (StepOrder, gemm_kernel.cuh): the same sums in
-// the same order, each its own register assignment and schedule from ptxas (254 registers, no
-// spill in any).
-using HugeAsync3CopiesMidStep = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false,
-                                       StepOrder::copies_mid_step>;
-using HugeAsync3BFragmentsFirst = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true,
-                                         false, StepOrder::b_fragments_first>;
-using HugeAsync3FragmentsMidFmas = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true,
-                                          false, StepOrder::fragments_mid_fmas>;
+// The huge tile's k-step written in other orders (Policy::fragment_row, Policy::serpentine):
+// the same sums in the same order, each its own register assignment and schedule from ptxas (254
+// registers, no spill in any). HugeAsync3Serpentine is the library's huge tile where A is stored
+// m-contiguous (A^T): 4096^3 in 2.615 ms against 2.679-2.680 as shipped, A^T and B^T in 2.682
+// against 2.762 (cuBLAS 2.634-2.653 and 2.800-2.801; `ladder tune matmul -s 4096`, twice, NVIDIA
+// H100, 2026-11-28; on an H200, 2026-11-27: 2.651 against 2.696 and 2.696 against 2.758).
+// Untransposed it ran 2.746-2.768 against 2.709-2.714 (same runs).
+using HugeAsync3Fragments4 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 4>;
+using HugeAsync3Fragments8 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 8>;
+using HugeAsync3Fragments12 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 12>;
 using HugeAsync3Serpentine =
-    Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, StepOrder::serpentine>;
+    Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 0, true>;
+using HugeAsync3SerpentineFragments8 =
+    Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 8, true>;
 // Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
 using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
 using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, false>;
@@ -128,7 +131,7 @@ template <class P> const void* kernel_address() {
 
 } // namespace ladder::gemm_detail
 
-// The lab's policies in twelve groups, each compiled in a translation unit of its own
+// The lab's policies in thirteen groups, each compiled in a translation unit of its own
 // (src/matmul/policies.cu, once per group) so that a build compiles them side by side: in one
 // file their 450 kernels kept nvcc busy for over ten minutes. The matmul registry
 // (src/matmul/variants.cu) declares their instances extern, so it compiles none of them itself;
@@ -150,17 +153,19 @@ template <class P> const void* kernel_address() {
 #define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
   X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16) X(WideAsync4Warps8x4x2K16)                \
   X(WideAsync3Warps8K32)
-#define LADDER_MATMUL_LAB_POLICIES_8(X) X(HugeAsync3CopiesMidStep)
-#define LADDER_MATMUL_LAB_POLICIES_9(X) X(HugeAsync3BFragmentsFirst)
-#define LADDER_MATMUL_LAB_POLICIES_10(X) X(HugeAsync3FragmentsMidFmas)
+#define LADDER_MATMUL_LAB_POLICIES_8(X) X(HugeAsync3Fragments4)
+#define LADDER_MATMUL_LAB_POLICIES_9(X) X(HugeAsync3Fragments8)
+#define LADDER_MATMUL_LAB_POLICIES_10(X) X(HugeAsync3Fragments12)
 #define LADDER_MATMUL_LAB_POLICIES_11(X) X(HugeAsync3Serpentine)
+#define LADDER_MATMUL_LAB_POLICIES_12(X) X(HugeAsync3SerpentineFragments8)
 #define LADDER_MATMUL_LAB_POLICIES(X)                                                              \
   LADDER_MATMUL_LAB_POLICIES_0(X) LADDER_MATMUL_LAB_POLICIES_1(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_2(X) LADDER_MATMUL_LAB_POLICIES_3(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_4(X) LADDER_MATMUL_LAB_POLICIES_5(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_6(X) LADDER_MATMUL_LAB_POLICIES_7(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_8(X) LADDER_MATMUL_LAB_POLICIES_9(X)                                  \
-  LADDER_MATMUL_LAB_POLICIES_10(X) LADDER_MATMUL_LAB_POLICIES_11(X)
+  LADDER_MATMUL_LAB_POLICIES_10(X) LADDER_MATMUL_LAB_POLICIES_11(X)                                \
+  LADDER_MATMUL_LAB_POLICIES_12(X)
 
 // The instances of policy P that the lab calls, declared (EXTERN: extern) or defined (empty);
 // used inside namespace ladder::gemm_detail.

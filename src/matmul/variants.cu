@@ -628,24 +628,21 @@ std::span<const Rung> registry() {
       policy_rung<gd::WideTwoAsync4, 8, 1>("wide_two_async4",
                                            "64x128 tiles, 2 blocks/SM, 4 buffers",
                                            Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3CopiesMidStep, 8, 1>(
-          "async_copies_mid_step", "the next stage's copies issued halfway through the step",
+      policy_rung<gd::HugeAsync3Fragments4, 8, 1>(
+          "async_fragments_row4", "the next k's fragments read after 4 rows of this k's FMAs",
           Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3BFragmentsFirst, 8, 1>(
-          "async_b_fragments_first", "each k's B fragments read before A's", Role::variant,
-          "async_copies"),
-      policy_rung<gd::HugeAsync3FragmentsMidFmas, 8, 1>(
-          "async_fragments_mid_fmas", "the next k's fragments read halfway through this k's FMAs",
+      policy_rung<gd::HugeAsync3Fragments8, 8, 1>(
+          "async_fragments_row8", "the next k's fragments read after 8 rows of this k's FMAs",
+          Role::variant, "async_copies"),
+      policy_rung<gd::HugeAsync3Fragments12, 8, 1>(
+          "async_fragments_row12", "the next k's fragments read after 12 rows of this k's FMAs",
           Role::variant, "async_copies"),
       policy_rung<gd::HugeAsync3Serpentine, 8, 1>(
           "async_serpentine", "every other row of the micro-tile's FMAs walked backwards",
           Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3, 4, 1>("async_copies_group4",
-                                        "the huge tile walked in groups of 4 tile rows",
-                                        Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3, 16, 1>("async_copies_group16",
-                                         "the huge tile walked in groups of 16 tile rows",
-                                         Role::variant, "async_copies"),
+      policy_rung<gd::HugeAsync3SerpentineFragments8, 8, 1>(
+          "async_serpentine_row8", "serpentine rows, the next k's fragments read after 8 rows",
+          Role::variant, "async_copies"),
       policy_rung<gd::HugeAsync3K16, 8, 1>("huge_async3_k16",
                                            "256x128 tiles, 3 buffers of k 16",
                                            Role::variant, "async_copies"),
