@@ -121,8 +121,8 @@ void multiply(const Product& p, int sms, cudaStream_t stream) {
   const Schedule schedule{.group_m = 8, .splits = pl.splits};
   switch (pl.tile) {
   case Tile::huge:
-    return launch_any_layout<HugeAsync3, HugeAsync3Serpentine>(prm, a_kc, b_kc, vector_loads,
-                                                                schedule, stream);
+    return launch_any_layout<HugeAsync3, HugeAsync3SerpentineFragments8>(
+        prm, a_kc, b_kc, vector_loads, schedule, stream);
   case Tile::large:
     return launch_any_layout<Large4Warps>(prm, a_kc, b_kc, vector_loads, schedule, stream);
   case Tile::wide:

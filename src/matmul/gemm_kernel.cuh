@@ -1128,7 +1128,7 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
 // The same with the layout chosen at run time: the 8 instances of one policy, or of two:
 // PTurned where A is stored k-contiguous (turned k-major as it is copied), PAsStored where A is
 // stored m-contiguous (copied as stored). The library's huge tile takes the second for its own
-// FMA order there (gemm_policies.cuh, HugeAsync3Serpentine).
+// FMA order there (gemm_policies.cuh, HugeAsync3SerpentineFragments8).
 template <class PTurned, class PAsStored = PTurned>
 void launch_any_layout(const Params& prm, bool a_k_contiguous, bool b_k_contiguous,
                        bool vector_loads, Schedule schedule, cudaStream_t stream) {

@@ -11,7 +11,8 @@ namespace ladder::gemm_detail {
 // The library's tiles (gemm_plan.hpp chooses between them; its rates are these tiles' measured
 // times). All run the steady k-loop (gemm_kernel.cuh): Nsight Compute put a tenth of the stall
 // samples of the loop before it at the per-step branches and the barrier.
-// The huge tile (256 x 128, cp.async in 3 stages) is HugeAsync3 below.
+// The huge tile (256 x 128, cp.async in 3 stages) is HugeAsync3 below, and HugeAsync3SerpentineFragments8
+// where A is stored m-contiguous.
 // The large tile: 128 x 128, 4 warps of 64 x 64, 8 x 16 per thread (128 FMAs per 6 LDS.128),
 // two blocks per SM. H200, 4096^3: 2.858 ms = 0.94x cuBLAS, ahead of 256 x 128 with 8 warps
 // (2.935 ms), 128 x 256 (2.876) and 128 x 128 with 8 warps of 8 x 8 (2.979); `ladder tune
@@ -107,11 +108,15 @@ using WideAsync4Warps8K16RowsSolo =
     Policy<64, 128, 16, 2, 4, 8, 4, 4, true, 1, false, true, true>;
 // The huge tile's k-step written in other orders (Policy::fragment_row, Policy::serpentine):
 // the same sums in the same order, each its own register assignment and schedule from ptxas (254
-// registers, no spill in any). HugeAsync3Serpentine is the library's huge tile where A is stored
-// m-contiguous (A^T): 4096^3 in 2.615 ms against 2.679-2.680 as shipped, A^T and B^T in 2.682
-// against 2.762 (cuBLAS 2.634-2.653 and 2.800-2.801; `ladder tune matmul -s 4096`, twice, NVIDIA
-// H100, 2026-11-28; on an H200, 2026-11-27: 2.651 against 2.696 and 2.696 against 2.758).
-// Untransposed it ran 2.746-2.768 against 2.709-2.714 (same runs).
+// registers, no spill in any). `ladder tune matmul -s 4096` (twice) and `-s 8192`, NVIDIA H100,
+// 2026-11-28 (bench/results/matmul-orders-tune-*, matmul-fragments-tune-*):
+//   - untransposed, none is faster than HugeAsync3 beyond the runs' noise (row 4: 2.709-2.710
+//     against 2.713-2.714 ms at 4096^3, 21.38 against 21.43 at 8192^3; row 8 level; row 12,
+//     serpentine and both 2-5% slower);
+//   - with A stored m-contiguous (A^T, and A^T with B^T), serpentine rows with the fragments
+//     read at row 8 are the fastest: 4096^3 A^T 2.602-2.621 against 2.679-2.680 as shipped
+//     before, A^T B^T 2.631-2.636 against 2.762 (cuBLAS 2.634-2.653 and 2.793-2.798). The library
+//     takes HugeAsync3SerpentineFragments8 there (api.cu).
 using HugeAsync3Fragments4 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 4>;
 using HugeAsync3Fragments8 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 8>;
 using HugeAsync3Fragments12 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 12>;
