@@ -11,8 +11,8 @@ namespace ladder::gemm_detail {
 // The library's tiles (gemm_plan.hpp chooses between them; its rates are these tiles' measured
 // times). All run the steady k-loop (gemm_kernel.cuh): Nsight Compute put a tenth of the stall
 // samples of the loop before it at the per-step branches and the barrier.
-// The huge tile (256 x 128, cp.async in 3 stages) is HugeAsync3 below, and HugeAsync3SerpentineFragments8
-// where A is stored m-contiguous.
+// The huge tile (256 x 128, cp.async in 3 stages) is HugeAsync3 below, and
+// HugeAsync3SerpentineFragments8 where A is stored m-contiguous.
 // The large tile: 128 x 128, 4 warps of 64 x 64, 8 x 16 per thread (128 FMAs per 6 LDS.128),
 // two blocks per SM. H200, 4096^3: 2.858 ms = 0.94x cuBLAS, ahead of 256 x 128 with 8 warps
 // (2.935 ms), 128 x 256 (2.876) and 128 x 128 with 8 warps of 8 x 8 (2.979); `ladder tune
@@ -109,19 +109,15 @@ using WideAsync4Warps8K16RowsSolo =
 // The huge tile's k-step written in other orders (Policy::fragment_row, Policy::serpentine):
 // the same sums in the same order, each its own register assignment and schedule from ptxas (254
 // registers, no spill in any). `ladder tune matmul -s 4096` (twice) and `-s 8192`, NVIDIA H100,
-// 2026-11-28 (bench/results/matmul-orders-tune-*, matmul-fragments-tune-*):
-//   - untransposed, none is faster than HugeAsync3 beyond the runs' noise (row 4: 2.709-2.710
-//     against 2.713-2.714 ms at 4096^3, 21.38 against 21.43 at 8192^3; row 8 level; row 12,
-//     serpentine and both 2-5% slower);
-//   - with A stored m-contiguous (A^T, and A^T with B^T), serpentine rows with the fragments
-//     read at row 8 are the fastest: 4096^3 A^T 2.602-2.621 against 2.679-2.680 as shipped
-//     before, A^T B^T 2.631-2.636 against 2.762 (cuBLAS 2.634-2.653 and 2.793-2.798). The library
-//     takes HugeAsync3SerpentineFragments8 there (api.cu).
-using HugeAsync3Fragments4 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 4>;
-using HugeAsync3Fragments8 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 8>;
-using HugeAsync3Fragments12 = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 12>;
-using HugeAsync3Serpentine =
-    Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 0, true>;
+// 2026-11-28 (bench/results/matmul-orders-tune-*, matmul-fragments-tune-*; the other orders were
+// tuning variants at commits 84e06ff and a7b4c43):
+//   - untransposed, none is faster than HugeAsync3 beyond the runs' noise (fragments at row 4:
+//     2.709-2.710 against 2.713-2.714 ms at 4096^3, 21.38 against 21.43 at 8192^3; row 8 level;
+//     row 12, serpentine rows and this one 2-5% slower);
+//   - with A stored m-contiguous (A^T, and A^T with B^T), this one is the fastest: 4096^3 A^T
+//     2.602-2.621 against 2.679-2.680 as shipped before (serpentine rows alone: 2.614-2.633),
+//     A^T B^T 2.631-2.636 against 2.762 (2.680) (cuBLAS 2.634-2.653 and 2.793-2.798). The
+//     library takes it there (api.cu).
 using HugeAsync3SerpentineFragments8 =
     Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 8, true>;
 // Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
@@ -136,7 +132,7 @@ template <class P> const void* kernel_address() {
 
 } // namespace ladder::gemm_detail
 
-// The lab's policies in thirteen groups, each compiled in a translation unit of its own
+// The lab's policies in nine groups, each compiled in a translation unit of its own
 // (src/matmul/policies.cu, once per group) so that a build compiles them side by side: in one
 // file their 450 kernels kept nvcc busy for over ten minutes. The matmul registry
 // (src/matmul/variants.cu) declares their instances extern, so it compiles none of them itself;
@@ -158,19 +154,13 @@ template <class P> const void* kernel_address() {
 #define LADDER_MATMUL_LAB_POLICIES_7(X)                                                            \
   X(Small) X(WideAsync3Warps8K16) X(WideAsync4Warps8K16) X(WideAsync4Warps8x4x2K16)                \
   X(WideAsync3Warps8K32)
-#define LADDER_MATMUL_LAB_POLICIES_8(X) X(HugeAsync3Fragments4)
-#define LADDER_MATMUL_LAB_POLICIES_9(X) X(HugeAsync3Fragments8)
-#define LADDER_MATMUL_LAB_POLICIES_10(X) X(HugeAsync3Fragments12)
-#define LADDER_MATMUL_LAB_POLICIES_11(X) X(HugeAsync3Serpentine)
-#define LADDER_MATMUL_LAB_POLICIES_12(X) X(HugeAsync3SerpentineFragments8)
+#define LADDER_MATMUL_LAB_POLICIES_8(X) X(HugeAsync3SerpentineFragments8)
 #define LADDER_MATMUL_LAB_POLICIES(X)                                                              \
   LADDER_MATMUL_LAB_POLICIES_0(X) LADDER_MATMUL_LAB_POLICIES_1(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_2(X) LADDER_MATMUL_LAB_POLICIES_3(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_4(X) LADDER_MATMUL_LAB_POLICIES_5(X)                                  \
   LADDER_MATMUL_LAB_POLICIES_6(X) LADDER_MATMUL_LAB_POLICIES_7(X)                                  \
-  LADDER_MATMUL_LAB_POLICIES_8(X) LADDER_MATMUL_LAB_POLICIES_9(X)                                  \
-  LADDER_MATMUL_LAB_POLICIES_10(X) LADDER_MATMUL_LAB_POLICIES_11(X)                                \
-  LADDER_MATMUL_LAB_POLICIES_12(X)
+  LADDER_MATMUL_LAB_POLICIES_8(X)
 
 // The instances of policy P that the lab calls, declared (EXTERN: extern) or defined (empty);
 // used inside namespace ladder::gemm_detail.

@@ -628,20 +628,10 @@ std::span<const Rung> registry() {
       policy_rung<gd::WideTwoAsync4, 8, 1>("wide_two_async4",
                                            "64x128 tiles, 2 blocks/SM, 4 buffers",
                                            Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3Fragments4, 8, 1>(
-          "async_fragments_row4", "the next k's fragments read after 4 rows of this k's FMAs",
-          Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3Fragments8, 8, 1>(
-          "async_fragments_row8", "the next k's fragments read after 8 rows of this k's FMAs",
-          Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3Fragments12, 8, 1>(
-          "async_fragments_row12", "the next k's fragments read after 12 rows of this k's FMAs",
-          Role::variant, "async_copies"),
-      policy_rung<gd::HugeAsync3Serpentine, 8, 1>(
-          "async_serpentine", "every other row of the micro-tile's FMAs walked backwards",
-          Role::variant, "async_copies"),
       policy_rung<gd::HugeAsync3SerpentineFragments8, 8, 1>(
-          "async_serpentine_row8", "serpentine rows, the next k's fragments read after 8 rows",
+          "async_serpentine_row8",
+          "every other row's FMAs walked backwards, the next k's fragments read after 8 rows (the "
+          "library's order where A is stored m-contiguous)",
           Role::variant, "async_copies"),
       policy_rung<gd::HugeAsync3K16, 8, 1>("huge_async3_k16",
                                            "256x128 tiles, 3 buffers of k 16",
