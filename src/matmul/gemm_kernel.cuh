@@ -630,7 +630,42 @@ template <class P> __device__ __forceinline__ void add_cluster_partials(float (&
 #endif
 }
 
-template <class P, bool AKContig, bool BKContig, bool Vec>
+// Stores alpha v[0..3] (+ beta times what is there, unless beta is 0: then C is not read) to the
+// `left` (if fewer than 4) floats from p on: atomic adds when k is split outside a cluster, one
+// 16-byte store where all 4 lie inside and C allows it. (The untransposed epilogue below writes
+// the same way inline: routed through this helper, every kernel compiled to other SASS, and the
+// measured speeds are the inline code's.)
+__device__ __forceinline__ void store_four(float* p, const float* v, std::int64_t left,
+                                           bool split, bool c_vector, float alpha, float beta) {
+  if (split) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (j < left)
+        atomicAdd(p + j, alpha * v[j]);
+  } else if (c_vector && left >= 4) {
+    auto* q = reinterpret_cast<float4*>(p);
+    float4 out = make_float4(alpha * v[0], alpha * v[1], alpha * v[2], alpha * v[3]);
+    if (beta != 0.0f) {
+      const float4 old = *q;
+      out.x += beta * old.x;
+      out.y += beta * old.y;
+      out.z += beta * old.z;
+      out.w += beta * old.w;
+    }
+    *q = out;
+  } else {
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (j < left)
+        p[j] = alpha * v[j] + (beta != 0.0f ? beta * p[j] : 0.0f);
+  }
+}
+
+// CTransposed: the product X = op(A) op(B) (m x n) is C^T, stored into C (n x m, row-major,
+// ldc) transposed: X(r, s) at c + s * ldc + r. A product whose own layout runs slower can be
+// computed as its transpose, C^T = op(B)^T op(A)^T, in the layout that runs faster (the lab's
+// rung gemm_swapped).
+template <class P, bool AKContig, bool BKContig, bool Vec, bool CTransposed = false>
 __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const Params prm) {
   using S = Shared<P, AKContig, BKContig, Vec>;
   using ALoader = typename S::ALoader;
@@ -971,45 +1006,68 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
     __trap(); // the host launches clusters on compute capability 9.0 and later only
 #endif
   }
+  if constexpr (CTransposed) {
+    // Column s of X is row s of C: a piece's 4 rows of X are 4 consecutive floats of it.
 #pragma unroll
-  for (int g = 0; g < P::tm / 4; ++g)
+    for (int h = 0; h < P::tn / 4; ++h)
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const std::int64_t row =
-          m0 + a_base + piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g) + i;
-      if (row >= prm.m)
-        continue;
-      float* c_row = prm.c + row * prm.ldc;
-#pragma unroll
-      for (int h = 0; h < P::tn / 4; ++h) {
+      for (int j = 0; j < 4; ++j) {
         const std::int64_t col =
-            n0 + b_base + piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, h);
-        const float* v = &acc[4 * g + i][4 * h];
-        if (split) {
+            n0 + b_base + piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, h) + j;
+        if (col >= prm.n)
+          continue;
+        float* c_row = prm.c + col * prm.ldc;
 #pragma unroll
-          for (int j = 0; j < 4; ++j)
-            if (col + j < prm.n)
-              atomicAdd(c_row + col + j, prm.alpha * v[j]);
-        } else if (prm.c_vector && col + 4 <= prm.n) {
-          auto* q = reinterpret_cast<float4*>(c_row + col);
-          float4 out = make_float4(prm.alpha * v[0], prm.alpha * v[1], prm.alpha * v[2],
-                                   prm.alpha * v[3]);
-          if (prm.beta != 0.0f) {
-            const float4 old = *q;
-            out.x += prm.beta * old.x;
-            out.y += prm.beta * old.y;
-            out.z += prm.beta * old.z;
-            out.w += prm.beta * old.w;
-          }
-          *q = out;
-        } else {
-#pragma unroll
-          for (int j = 0; j < 4; ++j)
-            if (col + j < prm.n)
-              c_row[col + j] = prm.alpha * v[j] + (prm.beta != 0.0f ? prm.beta * c_row[col + j] : 0.0f);
+        for (int g = 0; g < P::tm / 4; ++g) {
+          const std::int64_t row =
+              m0 + a_base + piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g);
+          const float v[4] = {acc[4 * g][4 * h + j], acc[4 * g + 1][4 * h + j],
+                              acc[4 * g + 2][4 * h + j], acc[4 * g + 3][4 * h + j]};
+          store_four(c_row + row, v, prm.m - row, split, prm.c_vector, prm.alpha, prm.beta);
         }
       }
-    }
+  } else {
+#pragma unroll
+    for (int g = 0; g < P::tm / 4; ++g)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const std::int64_t row =
+            m0 + a_base + piece_offset<P::quadrants, P::lanes_m, P::tm>(lane_m, g) + i;
+        if (row >= prm.m)
+          continue;
+        float* c_row = prm.c + row * prm.ldc;
+#pragma unroll
+        for (int h = 0; h < P::tn / 4; ++h) {
+          const std::int64_t col =
+              n0 + b_base + piece_offset<P::quadrants, P::lanes_n, P::tn>(lane_n, h);
+          const float* v = &acc[4 * g + i][4 * h];
+          if (split) {
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+              if (col + j < prm.n)
+                atomicAdd(c_row + col + j, prm.alpha * v[j]);
+          } else if (prm.c_vector && col + 4 <= prm.n) {
+            auto* q = reinterpret_cast<float4*>(c_row + col);
+            float4 out = make_float4(prm.alpha * v[0], prm.alpha * v[1], prm.alpha * v[2],
+                                     prm.alpha * v[3]);
+            if (prm.beta != 0.0f) {
+              const float4 old = *q;
+              out.x += prm.beta * old.x;
+              out.y += prm.beta * old.y;
+              out.z += prm.beta * old.z;
+              out.w += prm.beta * old.w;
+            }
+            *q = out;
+          } else {
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+              if (col + j < prm.n)
+                c_row[col + j] =
+                    prm.alpha * v[j] + (prm.beta != 0.0f ? prm.beta * c_row[col + j] : 0.0f);
+          }
+        }
+      }
+  }
 }
 
 // C = beta C over an m x n matrix of leading dimension ldc (beta 0: zeros, C not read): k == 0,
@@ -1071,12 +1129,12 @@ inline bool device_has_clusters() {
 // H100, 2026-11-26: the huge tile 582.9 us against 546.3 us without masks, the 64 x 128 tile
 // 422.2 against 413.6; a shape without edge tiles), while on shapes with edge tiles the masks
 // win (1000^3: 60.0 against 75.47 us, 4097 x 4095 x 4093: 3.150 against 3.312 ms, same run).
-template <class P, bool AKContig, bool BKContig, bool Vec>
+template <class P, bool AKContig, bool BKContig, bool Vec, bool CTransposed = false>
 void launch(Params prm, Schedule schedule, cudaStream_t stream) {
   if constexpr (P::edge_masks) {
     if (prm.m % P::bm == 0 && prm.n % P::bn == 0)
-      return launch<typename WithoutEdgeMasks<P>::type, AKContig, BKContig, Vec>(prm, schedule,
-                                                                                stream);
+      return launch<typename WithoutEdgeMasks<P>::type, AKContig, BKContig, Vec, CTransposed>(
+          prm, schedule, stream);
   }
   using S = Shared<P, AKContig, BKContig, Vec>;
   prm.tiles_m = (prm.m + P::bm - 1) / P::bm;
@@ -1091,11 +1149,15 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
   prm.c_vector = reinterpret_cast<std::uintptr_t>(prm.c) % 16 == 0 && prm.ldc % 4 == 0;
   prm.cluster_splits = splits > 1 && splits <= max_cluster_splits &&
                        schedule.split_sum == SplitSum::cluster && device_has_clusters();
-  if (splits > 1 && !prm.cluster_splits)
-    scale(prm.c, prm.m, prm.n, prm.ldc, prm.beta, stream);
+  if (splits > 1 && !prm.cluster_splits) {
+    if (CTransposed)
+      scale(prm.c, prm.n, prm.m, prm.ldc, prm.beta, stream);
+    else
+      scale(prm.c, prm.m, prm.n, prm.ldc, prm.beta, stream);
+  }
   constexpr std::size_t cluster_bytes = cluster_shared_bytes<S, P>();
   const std::size_t bytes = prm.cluster_splits ? cluster_bytes : S::bytes;
-  const auto kernel = gemm_kernel<P, AKContig, BKContig, Vec>;
+  const auto kernel = gemm_kernel<P, AKContig, BKContig, Vec, CTransposed>;
   if constexpr (cluster_bytes > 48 * 1024) {
     static core::PerDevice opted; // once per device: the opt-in holds for the process
     opted.get(core::current_device(), [&] {
@@ -1123,6 +1185,24 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
   }
   kernel<<<grid, P::threads, bytes, stream>>>(prm);
   LADDER_CUDA(cudaGetLastError());
+}
+
+// C = op(A) op(B) computed as its transpose, C^T = op(B)^T op(A)^T, stored transposed into C:
+// policy P on the flipped layout (op(B)^T is k-contiguous where op(B) is, op(A)^T where op(A)
+// is). prm describes C = op(A) op(B) as launch() takes it. An untransposed product runs this way
+// on the instance for A as stored and B k-contiguous, whose k-loop measured faster than the
+// untransposed one's (docs/matmul.md, "The FMA order chosen per layout"): the lab's rung
+// gemm_swapped.
+template <class P, bool AKContig, bool BKContig, bool Vec>
+void launch_swapped(const Params& prm, Schedule schedule, cudaStream_t stream) {
+  Params x = prm;
+  x.m = prm.n;
+  x.n = prm.m;
+  x.a = prm.b;
+  x.lda = prm.ldb;
+  x.b = prm.a;
+  x.ldb = prm.lda;
+  launch<P, BKContig, AKContig, Vec, true>(x, schedule, stream);
 }
 
 // The same with the layout chosen at run time: the 8 instances of one policy, or of two:

@@ -124,6 +124,12 @@ using HugeAsync3SerpentineFragments8 =
 using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
 using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, false>;
 
+// An untransposed product computed as its transpose on HugeAsync3SerpentineFragments8
+// (launch_swapped, gemm_kernel.cuh): the lab's rung gemm_swapped. Defined in
+// src/matmul/variants_swapped.cu, so that only the lab compiles its kernels.
+void launch_huge_swapped_untransposed(const Params& prm, bool vector_loads, Schedule schedule,
+                                      cudaStream_t stream);
+
 // The kernel a lab rung's registry entry describes (registers, shared memory, occupancy): the
 // instance for A untransposed and B untransposed with 16-byte loads.
 template <class P> const void* kernel_address() {

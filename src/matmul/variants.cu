@@ -293,9 +293,8 @@ template <class Kernel> const void* address(Kernel kernel) {
   return reinterpret_cast<const void*>(kernel);
 }
 
-// One product with policy P on the table's operands (any transposes, alignments from cudaMalloc).
-template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::atomic>
-void launch_policy(const Operands& o, cudaStream_t stream) {
+// The kernel's parameters for the table's operands (C dense, alpha 1, beta 0).
+gd::Params params_of(const Operands& o) {
   const Shape s = o.shape();
   gd::Params prm;
   prm.m = s.m;
@@ -307,10 +306,30 @@ void launch_policy(const Operands& o, cudaStream_t stream) {
   prm.ldb = o.ldb();
   prm.c = o.c;
   prm.ldc = s.n;
+  return prm;
+}
+
+bool vector_loads(const gd::Params& prm) {
+  return gd::vector_ok(prm.a, prm.lda) && gd::vector_ok(prm.b, prm.ldb);
+}
+
+// One product with policy P on the table's operands (any transposes, alignments from cudaMalloc).
+template <class P, int GroupM, int Splits, gd::SplitSum Sum = gd::SplitSum::atomic>
+void launch_policy(const Operands& o, cudaStream_t stream) {
+  const gd::Params prm = params_of(o);
   gd::launch_any_layout<P>(prm, o.problem.trans_a == Trans::none,
-                           o.problem.trans_b == Trans::transpose,
-                           gd::vector_ok(o.a, prm.lda) && gd::vector_ok(o.b, prm.ldb),
+                           o.problem.trans_b == Trans::transpose, vector_loads(prm),
                            {.group_m = GroupM, .splits = Splits, .split_sum = Sum}, stream);
+}
+
+// An untransposed product as its transpose, C^T = B^T A^T, stored transposed (gemm_swapped).
+void launch_swapped(const Operands& o, cudaStream_t stream) {
+  const gd::Params prm = params_of(o);
+  gd::launch_huge_swapped_untransposed(prm, vector_loads(prm), {.group_m = 8}, stream);
+}
+
+const char* swapped_untransposed(const Problem& p) {
+  return p.untransposed() ? nullptr : "computed as its transpose for untransposed products only";
 }
 
 void launch_library(const Operands& o, cudaStream_t stream) {
@@ -332,6 +351,15 @@ gd::Packing transpose_one(const Problem& p) {
   if (p.trans_b == Trans::transpose)
     return {.b = gd::Pack::transpose};
   return {.a = gd::Pack::transpose};
+}
+void launch_transpose_a(const Operands& o, cudaStream_t stream) {
+  gd::gemm_f32_packed(product_of(o), {.a = gd::Pack::transpose}, stream);
+}
+const char* both_k_contiguous(const Problem& p) {
+  return p.trans_a == Trans::none && p.trans_b == Trans::transpose
+             ? nullptr
+             : "A untransposed and B transposed only (elsewhere gemm_transpose_one turns the "
+               "same operand or there is none to turn)";
 }
 
 void launch_direct(const Operands& o, cudaStream_t stream) {
@@ -687,6 +715,21 @@ std::span<const Rung> registry() {
                     .variant_of = "ladder::gemm"},
            .unsupported = has_k_contiguous_operand,
            .launch = launch_transpose_one},
+      Rung{.info = {.name = "gemm_transpose_a",
+                    .idea = "with both operands k-contiguous, A turned first (ladder::transpose) "
+                            "rather than B: the product then runs with A as stored, B "
+                            "k-contiguous",
+                    .role = Role::variant,
+                    .variant_of = "ladder::gemm"},
+           .unsupported = both_k_contiguous,
+           .launch = launch_transpose_a},
+      Rung{.info = {.name = "gemm_swapped",
+                    .idea = "C = A B computed as its transpose, C^T = B^T A^T, on the huge tile with "
+                            "A as stored and B k-contiguous; C stored transposed",
+                    .role = Role::variant,
+                    .variant_of = "ladder::gemm"},
+           .unsupported = swapped_untransposed,
+           .launch = launch_swapped},
       Rung{.info = {.name = "gemm_repitch_both",
                     .idea = "both operands copied first with rows on 16-byte boundaries "
                             "(cudaMemcpy2DAsync)",
