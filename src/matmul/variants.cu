@@ -355,11 +355,8 @@ gd::Packing transpose_one(const Problem& p) {
 void launch_transpose_a(const Operands& o, cudaStream_t stream) {
   gd::gemm_f32_packed(product_of(o), {.a = gd::Pack::transpose}, stream);
 }
-const char* both_k_contiguous(const Problem& p) {
-  return p.trans_a == Trans::none && p.trans_b == Trans::transpose
-             ? nullptr
-             : "A untransposed and B transposed only (elsewhere gemm_transpose_one turns the "
-               "same operand or there is none to turn)";
+const char* a_k_contiguous(const Problem& p) {
+  return p.trans_a == Trans::none ? nullptr : "A is stored transposed: nothing to turn";
 }
 
 void launch_direct(const Operands& o, cudaStream_t stream) {
@@ -716,12 +713,12 @@ std::span<const Rung> registry() {
            .unsupported = has_k_contiguous_operand,
            .launch = launch_transpose_one},
       Rung{.info = {.name = "gemm_transpose_a",
-                    .idea = "with both operands k-contiguous, A turned first (ladder::transpose) "
-                            "rather than B: the product then runs with A as stored, B "
-                            "k-contiguous",
+                    .idea = "A turned first (ladder::transpose) wherever it is k-contiguous, "
+                            "with B^T too (where the library turns B): the product then runs "
+                            "with A as stored",
                     .role = Role::variant,
                     .variant_of = "ladder::gemm"},
-           .unsupported = both_k_contiguous,
+           .unsupported = a_k_contiguous,
            .launch = launch_transpose_a},
       Rung{.info = {.name = "gemm_swapped",
                     .idea = "C = A B computed as its transpose, C^T = B^T A^T, on the huge tile with "
