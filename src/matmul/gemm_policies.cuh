@@ -4,6 +4,7 @@
 #pragma once
 
 #include "matmul/gemm_kernel.cuh"
+#include "matmul/gemm_plan.hpp"
 
 namespace ladder::gemm_detail {
 
@@ -125,10 +126,18 @@ using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, fals
 using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, false>;
 
 // An untransposed product computed as its transpose on HugeAsync3SerpentineFragments8
-// (launch_swapped, gemm_kernel.cuh): the lab's rung gemm_swapped. Defined in
-// src/matmul/variants_swapped.cu, so that only the lab compiles its kernels.
+// (launch_swapped, gemm_kernel.cuh; defined in src/matmul/gemm_swapped.cu). Measured against the
+// untransposed instance (`ladder tune matmul`, NVIDIA H100, 2026-11-28,
+// bench/results/matmul-swapped-tune-h100-2026-11-28*.md): 4096^3 2.633 against 2.713 ms (cuBLAS
+// 2.659), 8192^3 20.78 against 21.44 ms (cuBLAS 21.29).
 void launch_huge_swapped_untransposed(const Params& prm, bool vector_loads, Schedule schedule,
                                       cudaStream_t stream);
+
+// ladder::gemm's launch of one tile shape of the plan (gemm_plan.hpp) on operands in any layout
+// (defined in api.cu): the tile's policy, and on the huge tile an untransposed product with
+// 16-byte loads computed as its transpose (above). The GPU tests run every tile through it.
+void launch_tile(Tile tile, const Params& prm, bool a_k_contiguous, bool b_k_contiguous,
+                 bool vector_loads, Schedule schedule, cudaStream_t stream);
 
 // The kernel a lab rung's registry entry describes (registers, shared memory, occupancy): the
 // instance for A untransposed and B untransposed with 16-byte loads.

@@ -260,6 +260,44 @@ TEST(Gemm, EverySplitCountAndBothSplitSums) {
       }
 }
 
+// Every tile shape of the plan through the library's own launch (launch_tile), whatever shape
+// the plan would give these products: every layout, an edge tile in both dimensions and whole
+// tiles of the huge one (256 x 128, either orientation, so the kernels without edge masks run
+// too), 16-byte and element loads, k whole or split over 3 blocks. The huge tile computes
+// untransposed products with 16-byte loads as their transpose (C stored transposed).
+TEST(Gemm, EveryTileOnEveryLayoutThroughTheLibrarysLaunch) {
+  lab::Stream stream;
+  std::uint64_t seed = lab::fresh_seed();
+  const std::vector<Shape3> tile_cases =
+      small_mode() ? std::vector<Shape3>{{131, 70, 19}, {256, 256, 24}}
+                   : std::vector<Shape3>{{7, 5, 3}, {300, 261, 37}, {256, 512, 40}, {512, 256, 33}};
+  for (const gemm_detail::TileShape& t : gemm_detail::tile_shapes) {
+    if (small_mode() && t.tile != gemm_detail::Tile::huge && t.tile != gemm_detail::Tile::wide)
+      continue; // under the sanitizers: the tile with its own transposed path, and one other
+    for (const Shape3 s : tile_cases)
+      for (Trans ta : {Trans::none, Trans::transpose})
+        for (Trans tb : {Trans::none, Trans::transpose})
+          for (std::int64_t shift : {0, 1})
+            for (std::int64_t splits : {1, 3}) {
+              const Case c{s.m, s.n, s.k, ta, tb, shift, shift, 1.5f, splits == 1 ? 0.0f : -0.5f};
+              const std::string error = run_case_with(
+                  c, stream, ++seed,
+                  [&](const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+                      float* out, std::int64_t ldc) {
+                    const gemm_detail::Params prm{.m = c.m, .n = c.n, .k = c.k, .alpha = c.alpha,
+                                                  .beta = c.beta, .a = a, .lda = lda, .b = b,
+                                                  .ldb = ldb, .c = out, .ldc = ldc};
+                    gemm_detail::launch_tile(
+                        t.tile, prm, ta == Trans::none, tb == Trans::transpose,
+                        gemm_detail::vector_ok(a, lda) && gemm_detail::vector_ok(b, ldb),
+                        {.group_m = 8, .splits = splits}, stream);
+                  });
+              EXPECT_EQ(error, "") << describe(c) << ", tile " << t.bm << " x " << t.bn << ", "
+                                   << splits << " splits";
+            }
+  }
+}
+
 TEST(Gemm, QuickReturnsFollowBlas) {
   lab::Stream stream;
   std::uint64_t seed = lab::fresh_seed();

@@ -1,7 +1,8 @@
-// The lab's rung gemm_swapped (variants.cu): an untransposed product C = A B computed as its
-// transpose C^T = B^T A^T on the huge tile's instance for A as stored and B k-contiguous, C stored
-// transposed. Its own translation unit, so that the build compiles its kernels beside the
-// policy groups'.
+// The huge tile's untransposed product computed as its transpose, C^T = B^T A^T: the instance
+// for A as stored and B k-contiguous (HugeAsync3SerpentineFragments8), C stored transposed.
+// ladder::gemm runs it for untransposed products on the huge tile with 16-byte loads (api.cu,
+// launch_tile), the lab's rung gemm_swapped on any loads. Its own translation unit, so that the
+// build compiles its kernels beside api.cu's.
 #include "matmul/gemm_policies.cuh"
 
 namespace ladder::gemm_detail {
