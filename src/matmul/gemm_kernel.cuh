@@ -1191,8 +1191,8 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
 // policy P on the flipped layout (op(B)^T is k-contiguous where op(B) is, op(A)^T where op(A)
 // is). prm describes C = op(A) op(B) as launch() takes it. An untransposed product runs this way
 // on the instance for A as stored and B k-contiguous, whose k-loop measured faster than the
-// untransposed one's (docs/matmul.md, "The FMA order chosen per layout"): the lab's rung
-// gemm_swapped.
+// untransposed one's (docs/matmul.md, "The untransposed product computed as its transpose"):
+// ladder::gemm's huge tile with 16-byte loads, and the lab's rung gemm_swapped.
 template <class P, bool AKContig, bool BKContig, bool Vec>
 void launch_swapped(const Params& prm, Schedule schedule, cudaStream_t stream) {
   Params x = prm;

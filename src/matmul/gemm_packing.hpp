@@ -244,7 +244,9 @@ inline Packing choose_packing(const Product& p, const DeviceRates& d) {
   Packing best;
   double best_seconds = estimate_seconds(p, best, d);
   // B first: with equal estimates, transposing B (the untransposed product's layout) measured a
-  // little faster than transposing A (4096^3: 2.736 against 2.766 ms).
+  // little faster than transposing A (4096^3: 2.736 against 2.766 ms, H200, 2026-11-25); since the
+  // huge tile computes the untransposed product as its transpose, the two are level (H100,
+  // 2026-11-28: 2.697 ms in `ladder run matmul`, 2.665 for A turned in the tune before).
   for (int packed = 1; packed <= 2; ++packed) {
     Packing round_best;
     double round_seconds = -1;
