@@ -43,7 +43,10 @@
 #include "core/resident_grid.hpp"
 #include "ladder/error.hpp"
 
+#include "ladder/detail/bulk_copy.cuh"
+
 #include <cooperative_groups.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -54,7 +57,8 @@ namespace ladder::gemm_detail {
 
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
           bool Quadrants, int MinBlocks, bool Steady = false, bool EdgeMasks = true,
-          bool ARows = false, int FragmentRow = 0, bool Serpentine = false>
+          bool ARows = false, int FragmentRow = 0, bool Serpentine = false,
+          bool TensorCopies = false>
 struct Policy {
   static constexpr int bm = BM, bn = BN, bk = BK, warps_m = WarpsM, warps_n = WarpsN, tm = TM,
                        tn = TN, stages = Stages, min_blocks = MinBlocks;
@@ -75,6 +79,11 @@ struct Policy {
   // "Where the last 3% at 4096^3 goes").
   static constexpr int fragment_row = FragmentRow;
   static constexpr bool serpentine = Serpentine;
+  // The asynchronous loop's stages filled by the bulk tensor copy engine (sm_90's TMA) instead of
+  // cp.async: one thread copies each operand's box of a step and arms the stage's mbarrier. Both
+  // operands stored m- and n-contiguous (A^T, B as stored) with 16-byte rows: the engine copies a
+  // box as stored and cannot turn a tile (gemm_kernel_tensor, the lab's rung `tensor_copies`).
+  static constexpr bool tensor_copies = TensorCopies;
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr int wm = bm / warps_m, wn = bn / warps_n; // a warp's tile of C
   static constexpr int lanes_m = wm / tm, lanes_n = wn / tn; // a warp's lanes over that tile
@@ -93,6 +102,8 @@ struct Policy {
   static_assert((fragment_row == 0 && !serpentine) || (async && !a_rows),
                 "fragment_row and serpentine: the asynchronous loop, A turned or m-contiguous");
   static_assert(fragment_row >= 0 && fragment_row < tm, "fragment_row: a row of the micro-tile");
+  static_assert(!tensor_copies || (async && !a_rows),
+                "tensor copies fill the asynchronous loop's stages, as stored");
 };
 
 // The same policy with edge tiles on guarded loads: what a product without edge tiles runs
@@ -100,11 +111,11 @@ struct Policy {
 template <class P> struct WithoutEdgeMasks;
 template <int BM, int BN, int BK, int WarpsM, int WarpsN, int TM, int TN, int Stages,
           bool Quadrants, int MinBlocks, bool Steady, bool EdgeMasks, bool ARows, int FragmentRow,
-          bool Serpentine>
+          bool Serpentine, bool TensorCopies>
 struct WithoutEdgeMasks<Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks,
-                               Steady, EdgeMasks, ARows, FragmentRow, Serpentine>> {
+                               Steady, EdgeMasks, ARows, FragmentRow, Serpentine, TensorCopies>> {
   using type = Policy<BM, BN, BK, WarpsM, WarpsN, TM, TN, Stages, Quadrants, MinBlocks, Steady,
-                      false, ARows, FragmentRow, Serpentine>;
+                      false, ARows, FragmentRow, Serpentine, TensorCopies>;
 };
 
 // What the kernel needs besides its Policy; filled by the host side (api.cu, the lab's rungs).
@@ -579,7 +590,10 @@ template <class P, bool AKContig, bool BKContig, bool Vec> struct Shared {
   static constexpr int a_floats =
       a_rows ? AsyncRowCopier<P::bm, P::bk, P::threads, Vec>::smem_floats : ALoader::smem_floats;
   static constexpr int stage_floats = a_floats + BLoader::smem_floats;
-  static constexpr std::size_t bytes = sizeof(float) * stage_floats * P::stages;
+  // With tensor copies, one mbarrier a stage after the stages.
+  static constexpr std::size_t barriers_offset = sizeof(float) * stage_floats * P::stages;
+  static constexpr std::size_t bytes =
+      barriers_offset + (P::tensor_copies ? sizeof(std::uint64_t) * P::stages : 0);
 };
 
 // The offset of a thread's 4-wide piece `g` of its micro-tile within its warp's tile.
@@ -665,8 +679,12 @@ __device__ __forceinline__ void store_four(float* p, const float* v, std::int64_
 // ldc) transposed: X(r, s) at c + s * ldc + r. A product whose own layout runs slower can be
 // computed as its transpose, C^T = op(B)^T op(A)^T, in the layout that runs faster (the lab's
 // rung gemm_swapped).
-template <class P, bool AKContig, bool BKContig, bool Vec, bool CTransposed = false>
-__global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const Params prm) {
+//
+// The kernels' body (gemm_kernel, gemm_kernel_tensor below); a_map and b_map: the operands'
+// tensor maps where P::tensor_copies, else null.
+template <class P, bool AKContig, bool BKContig, bool Vec, bool CTransposed>
+__device__ __forceinline__ void gemm_tile(const Params prm, const CUtensorMap* a_map,
+                                          const CUtensorMap* b_map) {
   using S = Shared<P, AKContig, BKContig, Vec>;
   using ALoader = typename S::ALoader;
   using BLoader = typename S::BLoader;
@@ -787,8 +805,20 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
     const unsigned window = static_cast<unsigned>(__cvta_generic_to_shared(smem));
     const std::int64_t steps = k_end > k_begin ? (k_end - k_begin + P::bk - 1) / P::bk : 0;
     // Steps wholly inside k that take unguarded (inside tiles) or masked (edge tiles) copies.
+    // (With tensor copies none: every step takes the same box copies, zeros arriving for what
+    // lies outside the operands.)
     const std::int64_t full_steps =
-        tile_inside || P::edge_masks ? (k_end - k_begin) / P::bk : 0;
+        !P::tensor_copies && (tile_inside || P::edge_masks) ? (k_end - k_begin) / P::bk : 0;
+    // Tensor copies: stage s's mbarrier, and the parity of its phase the next wait is for (bit s).
+    [[maybe_unused]] std::uint64_t* const stage_full =
+        reinterpret_cast<std::uint64_t*>(smem + S::barriers_offset / sizeof(float));
+    [[maybe_unused]] unsigned stage_parity = 0;
+    if constexpr (P::tensor_copies) {
+      if (tid == 0)
+        for (int s = 0; s < P::stages; ++s)
+          detail::bulk::barrier_init(stage_full + s, 1);
+      __syncthreads(); // the barriers are set before anyone waits on them
+    }
     // One tile's pipeline, compiled twice: for tiles inside the matrices (no check at all, and
     // no register spent on a mask) and for edge tiles (the copies' sizes set once per tile).
     // (A single loop choosing per step, with the masks live beside it, cost the inside tiles
@@ -799,17 +829,46 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
       constexpr bool masked = decltype(masked_tag)::value;
       ACopier a_copy;
       BCopier b_copy;
-      a_copy.template start<masked>(prm.a, prm.lda, m0, k_begin, prm.m, tid);
-      b_copy.template start<masked>(prm.b, prm.ldb, n0, k_begin, prm.n, tid);
+      if constexpr (!P::tensor_copies) {
+        a_copy.template start<masked>(prm.a, prm.lda, m0, k_begin, prm.m, tid);
+        b_copy.template start<masked>(prm.b, prm.ldb, n0, k_begin, prm.n, tid);
+      }
       int write = 0, read = 0; // byte offsets of the stages being filled and read
       const auto next_stage = [](int& offset) {
         offset += stage_bytes;
         if (offset == ring_bytes)
           offset = 0;
       };
+      // Until the stage at byte offset `offset` has landed: this thread's own copies (cp.async),
+      // or the stage's mbarrier (tensor copies, any thread's).
+      const auto wait_stage = [&](int offset) {
+        if constexpr (P::tensor_copies) {
+          const int s = offset / stage_bytes;
+          detail::bulk::wait(stage_full + s, (stage_parity >> s) & 1u);
+          stage_parity ^= 1u << s;
+        } else {
+          wait_copies<P::stages - 2>();
+        }
+      };
       // Step u's copies (any step: inside k, guarded or none past the end), then one commit
       // group, empty or not, so that the group count always matches the step count.
       const auto issue = [&](std::int64_t u) {
+        if constexpr (P::tensor_copies) {
+          if (tid == 0 && u < steps) {
+            const int s = write / stage_bytes;
+            const int k0 = static_cast<int>(k_begin + u * P::bk);
+            float* const stage = smem + write / 4;
+            // The block's barrier ordered everyone's reads of this stage before; this orders
+            // them before the copy engine's writes.
+            detail::bulk::fence_proxy_async_shared();
+            detail::bulk::expect_bytes(stage_full + s, stage_bytes);
+            detail::bulk::tensor_copy_2d(stage, a_map, static_cast<int>(m0), k0, stage_full + s);
+            detail::bulk::tensor_copy_2d(stage + S::a_floats, b_map, static_cast<int>(n0), k0,
+                                         stage_full + s);
+          }
+          next_stage(write);
+          return;
+        }
         if (u < full_steps) {
           a_copy.template copy_inside_k<masked>(window + write);
           b_copy.template copy_inside_k<masked>(window + write + 4 * S::a_floats);
@@ -840,7 +899,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
             // Not earlier: every read of this stage must precede the barrier, since the copies
             // issued right after the next step's begins refill it.
             if (kk == P::bk - 1) {
-              wait_copies<P::stages - 2>(); // this thread's copies of the next step have landed
+              int next = read;
+              next_stage(next);
+              wait_stage(next); // the next step's stage has landed (cp.async: this thread's part)
               __syncthreads(); // and everyone's; this step's last fragment reads are issued
             }
             if (kk + 1 == P::bk) {
@@ -855,7 +916,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
 #pragma unroll
         for (int u = 0; u < P::stages - 1; ++u)
           issue(u);
-        wait_copies<P::stages - 2>();
+        wait_stage(read);
         __syncthreads();
         load_fragments(read / 4, 0, 0);
         std::int64_t t = 0;
@@ -1070,6 +1131,22 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const P
   }
 }
 
+template <class P, bool AKContig, bool BKContig, bool Vec, bool CTransposed = false>
+__global__ void __launch_bounds__(P::threads, P::min_blocks) gemm_kernel(const Params prm) {
+  static_assert(!P::tensor_copies, "tensor copies: gemm_kernel_tensor");
+  gemm_tile<P, AKContig, BKContig, Vec, CTransposed>(prm, nullptr, nullptr);
+}
+
+// The same with the stages filled by tensor copies: A stored m-contiguous (k x m), B stored
+// n-contiguous (k x n), 16-byte rows; the maps' boxes are P::bm x P::bk and P::bn x P::bk.
+template <class P>
+__global__ void __launch_bounds__(P::threads, P::min_blocks)
+    gemm_kernel_tensor(const __grid_constant__ Params prm, const __grid_constant__ CUtensorMap a_map,
+                       const __grid_constant__ CUtensorMap b_map) {
+  static_assert(P::tensor_copies, "gemm_kernel_tensor takes a policy with tensor copies");
+  gemm_tile<P, false, false, true, false>(prm, &a_map, &b_map);
+}
+
 // C = beta C over an m x n matrix of leading dimension ldc (beta 0: zeros, C not read): k == 0,
 // alpha == 0, and the first half of a split-k product. A template so that every translation unit
 // that launches it has its own instance (the library and the lab are separate binaries' parts).
@@ -1121,6 +1198,21 @@ inline bool device_has_clusters() {
   }) != 0;
 }
 
+// The grid's share of Params for policy P (tiles, their walk, k per split, C's store width);
+// returns the number of splits (gridDim.y), none empty.
+template <class P> std::int64_t fill_launch_params(Params& prm, Schedule schedule) {
+  prm.tiles_m = (prm.m + P::bm - 1) / P::bm;
+  prm.tiles_n = (prm.n + P::bn - 1) / P::bn;
+  prm.group_m = schedule.group_m;
+  std::int64_t splits = schedule.splits < 1 ? 1 : schedule.splits;
+  const std::int64_t steps = (prm.k + P::bk - 1) / P::bk;
+  if (splits > steps)
+    splits = steps;
+  prm.k_per_split = (steps + splits - 1) / splits * P::bk;
+  prm.c_vector = reinterpret_cast<std::uintptr_t>(prm.c) % 16 == 0 && prm.ldc % 4 == 0;
+  return (prm.k + prm.k_per_split - 1) / prm.k_per_split;
+}
+
 // Launches one product with policy P. prm needs m, n, k, alpha, beta, the operands and their
 // leading dimensions; the rest is filled here. Layout flags: see TileLoader (A untransposed and
 // B transposed are k-contiguous).
@@ -1137,16 +1229,7 @@ void launch(Params prm, Schedule schedule, cudaStream_t stream) {
           prm, schedule, stream);
   }
   using S = Shared<P, AKContig, BKContig, Vec>;
-  prm.tiles_m = (prm.m + P::bm - 1) / P::bm;
-  prm.tiles_n = (prm.n + P::bn - 1) / P::bn;
-  prm.group_m = schedule.group_m;
-  std::int64_t splits = schedule.splits < 1 ? 1 : schedule.splits;
-  const std::int64_t steps = (prm.k + P::bk - 1) / P::bk;
-  if (splits > steps)
-    splits = steps;
-  prm.k_per_split = (steps + splits - 1) / splits * P::bk;
-  splits = (prm.k + prm.k_per_split - 1) / prm.k_per_split; // no empty split
-  prm.c_vector = reinterpret_cast<std::uintptr_t>(prm.c) % 16 == 0 && prm.ldc % 4 == 0;
+  std::int64_t splits = fill_launch_params<P>(prm, schedule);
   prm.cluster_splits = splits > 1 && splits <= max_cluster_splits &&
                        schedule.split_sum == SplitSum::cluster && device_has_clusters();
   if (splits > 1 && !prm.cluster_splits) {

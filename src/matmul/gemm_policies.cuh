@@ -121,6 +121,12 @@ using WideAsync4Warps8K16RowsSolo =
 //     library takes it there (api.cu).
 using HugeAsync3SerpentineFragments8 =
     Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, true, false, 8, true>;
+// The same tile, order and stages filled by the bulk tensor copy engine (Policy::tensor_copies):
+// A^T and B as stored only, 16-byte rows; edge tiles and the last partial step take the same
+// copies (zeros arrive from outside the operands), so no edge masks. The lab's rung
+// `tensor_copies` (src/matmul/variants_tensor.cu, launch_huge_tensor_copies).
+using HugeAsync3TensorCopies =
+    Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false, false, 8, true, true>;
 // Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
 using HugeAsync3GuardedEdges = Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false>;
 using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false, false>;
@@ -132,6 +138,12 @@ using WideAsync3GuardedEdges = Policy<64, 128, 8, 2, 2, 8, 8, 3, true, 3, false,
 // 2.659), 8192^3 20.78 against 21.44 ms (cuBLAS 21.29).
 void launch_huge_swapped_untransposed(const Params& prm, bool vector_loads, Schedule schedule,
                                       cudaStream_t stream);
+
+// A product with A stored m-contiguous (A^T) and B as stored, both with 16-byte rows, on
+// HugeAsync3TensorCopies (defined in src/matmul/variants_tensor.cu, for the lab: the tensor maps
+// come from core/tensor_map.hpp). Throws std::invalid_argument for other operands.
+void launch_huge_tensor_copies(const Params& prm, Schedule schedule, cudaStream_t stream);
+const void* huge_tensor_copies_kernel(); // its kernel, for the registry's resource report
 
 // ladder::gemm's launch of one tile shape of the plan (gemm_plan.hpp) on operands in any layout
 // (defined in api.cu): the tile's policy, and on the huge tile an untransposed product with

@@ -11,6 +11,7 @@
 
 #include "core/cublas.hpp"
 #include "core/harness.hpp"
+#include "core/tensor_map.hpp"
 #include "matmul/gemm_packing.hpp"
 #include "matmul/gemm_policies.cuh"
 
@@ -320,6 +321,21 @@ void launch_policy(const Operands& o, cudaStream_t stream) {
   gd::launch_any_layout<P>(prm, o.problem.trans_a == Trans::none,
                            o.problem.trans_b == Trans::transpose, vector_loads(prm),
                            {.group_m = GroupM, .splits = Splits, .split_sum = Sum}, stream);
+}
+
+// A^T and B as stored through the huge tile with its stages filled by tensor copies.
+void launch_tensor_copies(const Operands& o, cudaStream_t stream) {
+  gd::launch_huge_tensor_copies(params_of(o), {.group_m = 8}, stream);
+}
+
+const char* tensor_copies_unsupported(const Problem& p) {
+  if (p.trans_a != Trans::transpose || p.trans_b != Trans::none)
+    return "tensor copies take A^T and B as stored (a box is copied as stored, never turned)";
+  if (p.shape.m % 4 != 0 || p.shape.n % 4 != 0)
+    return "tensor copies need rows of whole 16-byte words (m and n multiples of 4)";
+  if (!core::tensor_maps_available())
+    return "the driver encodes no tensor maps";
+  return nullptr;
 }
 
 // An untransposed product as its transpose, C^T = B^T A^T, stored transposed (gemm_swapped).
@@ -658,6 +674,19 @@ std::span<const Rung> registry() {
           "every other row's FMAs walked backwards, the next k's fragments read after 8 rows (the "
           "library's order where A is stored m-contiguous)",
           Role::variant, "async_copies"),
+      Rung{.info = {.name = "tensor_copies",
+                    .idea = "the same tile and order (13x), its stages filled by the bulk tensor "
+                            "copy engine (TMA): one thread copies a step's two boxes, an mbarrier "
+                            "a stage; A^T and B as stored",
+                    .role = Role::variant,
+                    .variant_of = "async_copies",
+                    .params = policy_params<gd::HugeAsync3TensorCopies>(8, 1),
+                    .kernel = gd::huge_tensor_copies_kernel(),
+                    .block_threads = gd::HugeAsync3TensorCopies::threads,
+                    .dynamic_shared_bytes =
+                        gd::Shared<gd::HugeAsync3TensorCopies, false, false, true>::bytes},
+           .unsupported = tensor_copies_unsupported,
+           .launch = launch_tensor_copies},
       policy_rung<gd::HugeAsync3K16, 8, 1>("huge_async3_k16",
                                            "256x128 tiles, 3 buffers of k 16",
                                            Role::variant, "async_copies"),
