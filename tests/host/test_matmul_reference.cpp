@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace ladder::lab::matmul {
@@ -82,6 +83,28 @@ TEST(MatmulRegistry, RolesAndLaunches) {
       EXPECT_FALSE(r.info.course_row.empty()) << r.info.name;
   }
   EXPECT_GE(seeds, 4);
+}
+
+// The tensor copies copy boxes as stored: A^T with B as stored, rows of whole 16-byte words; the
+// reason names what is missing (checked before the driver is asked about tensor maps).
+TEST(MatmulRegistry, TensorCopiesTakeOnlyATransposedWithSixteenByteRows) {
+  const Rung* rung = nullptr;
+  for (const Rung& r : registry())
+    if (r.info.name == "tensor_copies")
+      rung = &r;
+  ASSERT_NE(rung, nullptr);
+  for (const Trans ta : {Trans::none, Trans::transpose})
+    for (const Trans tb : {Trans::none, Trans::transpose})
+      if (ta == Trans::none || tb == Trans::transpose) {
+        const char* why = rung->unsupported(Problem{{64, 64, 64}, ta, tb});
+        ASSERT_NE(why, nullptr);
+        EXPECT_NE(std::string(why).find("A^T and B as stored"), std::string::npos) << why;
+      }
+  for (const Shape s : {Shape{66, 64, 8}, Shape{64, 30, 8}}) {
+    const char* why = rung->unsupported(Problem{s, Trans::transpose, Trans::none});
+    ASSERT_NE(why, nullptr);
+    EXPECT_NE(std::string(why).find("16-byte words"), std::string::npos) << why;
+  }
 }
 
 } // namespace
