@@ -124,7 +124,9 @@ using HugeAsync3SerpentineFragments8 =
 // The same tile, order and stages filled by the bulk tensor copy engine (Policy::tensor_copies):
 // A^T and B as stored only, 16-byte rows; edge tiles and the last partial step take the same
 // copies (zeros arrive from outside the operands), so no edge masks. The lab's rung
-// `tensor_copies` (src/matmul/variants_tensor.cu, launch_huge_tensor_copies).
+// `tensor_copies` (src/matmul/variants_tensor.cu, launch_huge_tensor_copies): 3.8% slower than
+// the same tile on cp.async at 4096^3 A^T on an H200 (2.743 against 2.642 ms,
+// bench/results/matmul-tensor-copies-tune-h200-2026-11-28.md), so the library keeps cp.async.
 using HugeAsync3TensorCopies =
     Policy<256, 128, 8, 4, 2, 16, 8, 3, true, 1, false, false, false, 8, true, true>;
 // Edge tiles on guarded loads at every k-step (as before masks): the same-run comparison.
