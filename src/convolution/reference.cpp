@@ -77,6 +77,26 @@ void convolve_row(const T* const* rows, T* orow, std::int64_t W, int C, const fl
   }
 }
 
+// Scalars [first, last) through every tap on their own (cpu_own_taps), compiled like
+// convolve_row for the FMA instruction set.
+template <class T>
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("fma", "default")))
+#endif
+void own_taps_range(const T* in, T* out, std::int64_t first, std::int64_t last,
+                    const float* mask, std::int64_t taps) {
+  for (std::int64_t i = first; i < last; ++i) {
+    const float v = static_cast<float>(in[i]);
+    float acc = 0.0f;
+    for (std::int64_t k = 0; k < taps; ++k)
+      acc = std::fma(mask[k], v, acc);
+    if constexpr (sizeof(T) == 1)
+      out[i] = round_saturate(acc);
+    else
+      out[i] = acc;
+  }
+}
+
 } // namespace
 
 template <class T>
@@ -103,6 +123,21 @@ template void cpu_convolve2d<float>(HostImage<const float>, HostImage<float>,
                                     std::span<const float>, int, int, Border);
 template void cpu_convolve2d<std::uint8_t>(HostImage<const std::uint8_t>, HostImage<std::uint8_t>,
                                            std::span<const float>, int, int, Border);
+
+template <class T>
+void cpu_own_taps(std::span<const T> in, std::span<T> out, std::span<const float> mask) {
+  if (in.size() != out.size())
+    throw std::invalid_argument("cpu_own_taps: in and out must have the same length");
+  parallel_rows(static_cast<std::int64_t>(in.size()), [&](std::int64_t first, std::int64_t last) {
+    own_taps_range<T>(in.data(), out.data(), first, last, mask.data(),
+                      static_cast<std::int64_t>(mask.size()));
+  });
+}
+
+template void cpu_own_taps<float>(std::span<const float>, std::span<float>,
+                                  std::span<const float>);
+template void cpu_own_taps<std::uint8_t>(std::span<const std::uint8_t>, std::span<std::uint8_t>,
+                                         std::span<const float>);
 
 void cpu_convolve1d(std::span<const float> in, std::span<float> out, std::span<const float> mask,
                     Border border) {

@@ -29,6 +29,12 @@ template <class T>
 void cpu_convolve2d(HostImage<const T> in, HostImage<T> out, std::span<const float> mask,
                     int mask_width, int mask_height, Border border);
 
+// The joint bound's output (the rung that moves the copy's bytes and does the mask's FMAs, nothing
+// else): each scalar on its own through every tap in order, acc = fma(tap, x, acc) from 0, uint8
+// rounded and saturated as above.
+template <class T>
+void cpu_own_taps(std::span<const T> in, std::span<T> out, std::span<const float> mask);
+
 // The same for a signal of n floats.
 void cpu_convolve1d(std::span<const float> in, std::span<float> out, std::span<const float> mask,
                     Border border);

@@ -161,6 +161,9 @@ struct Expected {
 template <class T> std::span<const T> as_span(const std::vector<unsigned char>& bytes) {
   return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
 }
+template <class T> std::span<T> as_mutable_span(std::vector<unsigned char>& bytes) {
+  return {reinterpret_cast<T*>(bytes.data()), bytes.size() / sizeof(T)};
+}
 
 struct Run2d {
   const RunContext& ctx;
@@ -170,6 +173,7 @@ struct Run2d {
   std::vector<float> mask;
   std::vector<unsigned char> host_in; // packed rows
   std::map<int, Expected> expected;   // by border, computed on first use
+  std::vector<unsigned char> own_taps_bytes; // the joint bound's, computed on first use
   std::uint64_t seed = fresh_seed();
 
   Run2d(const RunContext& c, Problem2d problem, const std::string& mask_name, cudaStream_t stream,
@@ -234,6 +238,18 @@ struct Run2d {
       reference_into<std::uint8_t>(bytes, border);
   }
 
+  // The joint bound's expected output: the packed rows' scalars through the taps on their own.
+  const std::vector<unsigned char>& expected_own_taps() {
+    if (own_taps_bytes.empty()) {
+      own_taps_bytes.assign(host_in.size(), 0);
+      if (p.element == Element::f32)
+        cpu_own_taps<float>(as_span<float>(host_in), as_mutable_span<float>(own_taps_bytes), mask);
+      else
+        cpu_own_taps<std::uint8_t>(host_in, own_taps_bytes, mask);
+    }
+    return own_taps_bytes;
+  }
+
   const std::vector<unsigned char>& expected_for(Border border) {
     auto [slot, fresh] = expected.try_emplace(static_cast<int>(border));
     if (fresh)
@@ -250,10 +266,12 @@ struct Run2d {
     rung.launch(buffers(), stream);
     check_launch(rung.info.name.data());
     const std::vector<unsigned char> got = download(out.data, stream);
-    const std::vector<unsigned char>& want = rung.copies ? host_in : expected_for(rung.border);
+    const std::vector<unsigned char>& want = rung.copies     ? host_in
+                                             : rung.own_taps ? expected_own_taps()
+                                                             : expected_for(rung.border);
     const std::int64_t row = p.width * p.channels;
     if (p.element == Element::f32) {
-      const double tol = rung.copies ? 0.0 : float_error_bound(mask, 1.0);
+      const double tol = rung.copies || rung.own_taps ? 0.0 : float_error_bound(mask, 1.0);
       return compare_images<float>(as_span<float>(got), as_span<float>(want), row, tol);
     }
     return compare_images<std::uint8_t>(as_span<std::uint8_t>(got), as_span<std::uint8_t>(want),

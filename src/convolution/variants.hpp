@@ -45,6 +45,8 @@ struct Rung2d {
   // within float_error_bound and uint8 results within 1.
   bool reference_order = true;
   bool copies = false; // the bound: its output must equal its input
+  // The joint bound: each scalar through every tap on its own (cpu_own_taps), exactly.
+  bool own_taps = false;
   bool needs_separable_mask = false;
   // nullptr when the rung handles the problem, else why not (shown in the table).
   const char* (*unsupported)(const Problem2d& problem) = nullptr;

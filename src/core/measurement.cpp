@@ -128,7 +128,8 @@ std::vector<std::string> rung_labels(const std::vector<RungInfo>& rungs) {
       labels[i] = "var";
       int letter = 0;
       for (std::size_t p = 0; p < rungs.size(); ++p)
-        if (in_story(rungs[p].role) && rungs[p].name == rungs[i].variant_of) {
+        if ((in_story(rungs[p].role) || rungs[p].role == Role::reference) &&
+            rungs[p].name == rungs[i].variant_of) {
           for (std::size_t k = 0; k < i; ++k)
             letter += rungs[k].role == Role::variant && rungs[k].variant_of == rungs[i].variant_of;
           labels[i] = labels[p] + variant_letters(letter);

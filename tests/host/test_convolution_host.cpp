@@ -98,6 +98,32 @@ TEST(ConvolutionReference, Uint8RoundsToNearestEvenAndSaturates) {
   EXPECT_EQ(out, (std::vector<std::uint8_t>{0, 0, 0}));
 }
 
+// The joint bound's reference: each scalar through every tap on its own, in order, with fused
+// multiply-adds from 0; uint8 rounded to nearest-even and saturated.
+TEST(ConvolutionReference, OwnTapsRunsEachScalarThroughEveryTapInOrder) {
+  const std::vector<float> in = {1.0f, -2.0f, 0.5f};
+  std::vector<float> out(3);
+  cpu_own_taps<float>(in, out, std::vector<float>{0.5f, 0.25f, 2.0f});
+  EXPECT_EQ(out, (std::vector<float>{2.75f, -5.5f, 1.375f}));
+  // The order is the reference's: 1 + 2^-24 + ... rounds at each step, so the taps' sum in
+  // another order would differ in the last place.
+  const float tiny = std::ldexp(1.0f, -24);
+  std::vector<float> one(1);
+  cpu_own_taps<float>(std::vector<float>{1.0f}, one, std::vector<float>{1.0f, tiny, tiny});
+  EXPECT_EQ(one[0], 1.0f); // each 2^-24 is lost to round-to-even on its own
+  cpu_own_taps<float>(std::vector<float>{1.0f}, one, std::vector<float>{tiny, tiny, 1.0f});
+  EXPECT_EQ(one[0], 1.0f + 2 * tiny);
+  const std::vector<std::uint8_t> bytes = {10, 20, 200, 0};
+  std::vector<std::uint8_t> got(4);
+  cpu_own_taps<std::uint8_t>(bytes, got, std::vector<float>{0.125f, 0.125f}); // 2.5 -> 2
+  EXPECT_EQ(got, (std::vector<std::uint8_t>{2, 5, 50, 0}));
+  cpu_own_taps<std::uint8_t>(bytes, got, std::vector<float>{1.0f, 1.0f});
+  EXPECT_EQ(got, (std::vector<std::uint8_t>{20, 40, 255, 0}));
+  std::vector<float> short_out(2);
+  EXPECT_THROW(cpu_own_taps<float>(in, short_out, std::vector<float>{1.0f}),
+               std::invalid_argument);
+}
+
 TEST(ConvolutionReference, OneDimensionalBoxOfOnes) {
   const std::vector<float> in = {1, 2, 3, 4};
   std::vector<float> out(4);
@@ -236,15 +262,19 @@ TEST(ConvolveArguments, BadArgumentsAreNamedBeforeAnythingRuns) {
 
 // The 2D story past the course, in the order its step ratios assume: row reuse is measured against
 // the staged kernel it changes, and its clamp row against row reuse (the price of the policy).
-// Every tuning variant names a story rung listed before it.
+// Every tuning variant names a story rung (or a reference: the joint bound's shapes) listed
+// before it.
 TEST(ConvolutionRegistry, StoryOrderAndVariantsTuneEarlierStoryRungs) {
-  std::vector<std::string_view> story;
+  std::vector<std::string_view> story, tunable;
   for (const Rung2d& rung : registry_2d()) {
     if (lab::in_story(rung.info.role))
       story.push_back(rung.info.name);
+    if (lab::in_story(rung.info.role) || rung.info.role == lab::Role::reference)
+      tunable.push_back(rung.info.name);
     if (rung.info.role == lab::Role::variant)
-      EXPECT_NE(std::find(story.begin(), story.end(), rung.info.variant_of), story.end())
-          << rung.info.name << " tunes '" << rung.info.variant_of << "', no earlier story rung";
+      EXPECT_NE(std::find(tunable.begin(), tunable.end(), rung.info.variant_of), tunable.end())
+          << rung.info.name << " tunes '" << rung.info.variant_of
+          << "', no earlier story rung or reference";
   }
   const auto at = [&](std::string_view name) { return std::find(story.begin(), story.end(), name); };
   ASSERT_NE(at("staged_v16"), story.end());
