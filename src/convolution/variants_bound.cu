@@ -8,6 +8,8 @@
 // convolution can come.
 #include "convolution/variants_parts.hpp"
 #include "convolution/window.cuh"
+#include "core/resident_grid.hpp"
+#include "ladder/detail/bulk_copy.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -83,28 +85,118 @@ __device__ __forceinline__ uint4 own_taps_word(const Source& t, uint4 v) {
 }
 
 // A block takes 256 x Batch x rounds consecutive 16-byte words: rounds of Batch words a thread,
-// each round's loads issued together before its arithmetic, each load instruction of a warp 512
-// contiguous bytes. The taps are loaded once for all the rounds, so that the loop issues little
-// besides its FFMAs: Batch loads and stores, and the round's addresses.
-template <class T, int Taps, int Batch>
+// each round's loads issued together, each load instruction of a warp 512 contiguous bytes. The
+// taps are loaded once for all the rounds, so that the loop issues little besides its FFMAs:
+// Batch loads and stores, and the round's addresses. Ahead false: a round's loads are issued
+// after the round before has stored, so a thread has nothing in flight while it computes (other
+// warps cover the wait). Ahead true: the next round's loads are issued before this round's
+// arithmetic, so every thread keeps a round in flight while its FMAs run.
+template <class T, int Taps, int Batch, bool Ahead>
 __global__ void __launch_bounds__(own_taps_block)
     own_taps_words(const uint4* __restrict__ in, uint4* __restrict__ out, std::int64_t words,
                    int rounds, const float* __restrict__ device_mask,
                    const __grid_constant__ MaskParam mask) {
   const OwnTaps<Taps> taps(device_mask, mask);
-  std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * own_taps_block * Batch * rounds +
-                   threadIdx.x;
-#pragma unroll 1
-  for (int round = 0; round < rounds && i < words; ++round, i += own_taps_block * Batch) {
-    uint4 v[Batch];
+  constexpr std::int64_t round_words = std::int64_t{own_taps_block} * Batch;
+  std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * round_words * rounds + threadIdx.x;
+  const auto load_round = [&](uint4 (&v)[Batch], std::int64_t at) {
 #pragma unroll
     for (int b = 0; b < Batch; ++b)
-      if (i + b * own_taps_block < words)
-        v[b] = __ldg(in + i + b * own_taps_block);
+      if (at + b * own_taps_block < words)
+        v[b] = __ldg(in + at + b * own_taps_block);
+  };
+  uint4 v[Batch];
+  if constexpr (Ahead)
+    load_round(v, i);
+#pragma unroll 1
+  for (int round = 0; round < rounds && i < words; ++round, i += round_words) {
+    uint4 next[Batch];
+    if constexpr (Ahead) {
+      if (round + 1 < rounds)
+        load_round(next, i + round_words);
+    } else {
+      load_round(v, i);
+    }
 #pragma unroll
     for (int b = 0; b < Batch; ++b)
       if (i + b * own_taps_block < words)
         out[i + b * own_taps_block] = own_taps_word<T, Taps>(taps, v[b]);
+    if constexpr (Ahead) {
+#pragma unroll
+      for (int b = 0; b < Batch; ++b)
+        v[b] = next[b];
+    }
+  }
+}
+
+// The same words staged by the bulk copy engine through a ring of shared-memory stages: a
+// producer warp (the block's last) copies the block's chunks of RingWords words, one
+// cp.async.bulk each, as far ahead as the ring has free stages; the 8 consumer warps take each
+// chunk from shared memory (a 16-byte load a word), run it through the taps and store it to
+// global memory straight from registers, then hand the stage back. The bytes in flight are no
+// longer bounded by registers (Stages x 8 KiB a block), and the consumers issue nothing for
+// them but one shared load a word. Persistent blocks take the chunks in a grid-stride order, so
+// that the resident grid streams through the image together.
+constexpr int ring_consumer_warps = 8;
+constexpr int ring_consumers = ring_consumer_warps * 32;
+constexpr int ring_words_a_thread = 2;
+constexpr int ring_chunk_words = ring_consumers * ring_words_a_thread; // 8 KiB a stage
+
+template <class T, int Taps, int Stages, int MinBlocks>
+__global__ void __launch_bounds__(ring_consumers + 32, MinBlocks)
+    own_taps_ring(const uint4* __restrict__ in, uint4* __restrict__ out, std::int64_t words,
+                  const float* __restrict__ device_mask, const __grid_constant__ MaskParam mask) {
+  extern __shared__ __align__(128) uint4 ring[]; // Stages x ring_chunk_words
+  __shared__ std::uint64_t landed[Stages], freed[Stages];
+  namespace bulk = ladder::detail::bulk;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Stages; ++s) {
+      bulk::barrier_init(&landed[s], 1);
+      bulk::barrier_init(&freed[s], ring_consumer_warps);
+    }
+  }
+  __syncthreads();
+  const std::int64_t chunks = (words + ring_chunk_words - 1) / ring_chunk_words;
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (warp == ring_consumer_warps) { // the producer
+    if (lane != 0)
+      return;
+    int k = 0;
+    for (std::int64_t c = blockIdx.x; c < chunks; c += gridDim.x, ++k) {
+      const int s = k % Stages;
+      if (k >= Stages) // the stage's previous chunk must have been read
+        bulk::wait(&freed[s], ((k / Stages) - 1) & 1);
+      const std::int64_t first = c * ring_chunk_words;
+      const auto n = static_cast<unsigned>(std::min<std::int64_t>(ring_chunk_words, words - first));
+      bulk::expect_bytes(&landed[s], n * 16u);
+      bulk::copy_counted(ring + s * ring_chunk_words, in + first, n * 16u, &landed[s]);
+    }
+    return;
+  }
+  const OwnTaps<Taps> taps(device_mask, mask);
+  int k = 0;
+  for (std::int64_t c = blockIdx.x; c < chunks; c += gridDim.x, ++k) {
+    const int s = k % Stages;
+    bulk::wait(&landed[s], (k / Stages) & 1);
+    const std::int64_t first = c * ring_chunk_words;
+    const std::int64_t n = std::min<std::int64_t>(ring_chunk_words, words - first);
+    uint4 v[ring_words_a_thread];
+#pragma unroll
+    for (int b = 0; b < ring_words_a_thread; ++b) {
+      const int w = threadIdx.x + b * ring_consumers;
+      if (w < n)
+        v[b] = ring[s * ring_chunk_words + w];
+    }
+    __syncwarp();
+    if (lane == 0)
+      bulk::arrive(&freed[s]);
+#pragma unroll
+    for (int b = 0; b < ring_words_a_thread; ++b) {
+      const int w = threadIdx.x + b * ring_consumers;
+      if (w < n)
+        out[first + w] = own_taps_word<T, Taps>(taps, v[b]);
+    }
   }
 }
 
@@ -121,24 +213,42 @@ __global__ void __launch_bounds__(own_taps_block)
         own_taps<Taps>(OwnTaps<Taps, false>(nullptr, mask), conv_detail::to_float(in[i])));
 }
 
-template <class T, int Taps, int Batch>
+template <class T, int Taps, int Stages, int MinBlocks>
+void launch_own_taps_ring(const uint4* in, uint4* out, std::int64_t words, const Buffers2d& b,
+                          const MaskParam& mask, cudaStream_t s) {
+  const auto kernel = own_taps_ring<T, Taps, Stages, MinBlocks>;
+  constexpr std::size_t shared = std::size_t{Stages} * ring_chunk_words * sizeof(uint4);
+  static core::PerDevice resident;
+  const std::int64_t chunks = (words + ring_chunk_words - 1) / ring_chunk_words;
+  const std::int64_t grid = std::min(
+      chunks, core::resident_blocks(resident, reinterpret_cast<const void*>(kernel),
+                                    ring_consumers + 32, shared));
+  kernel<<<static_cast<unsigned>(grid), ring_consumers + 32, shared, s>>>(in, out, words,
+                                                                          b.device_mask, mask);
+}
+
+template <class T, int Taps, int Batch, bool Ahead, int Stages, int RingBlocks>
 void launch_own_taps(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const std::int64_t bytes = p.pitch * p.height;
   const bool aligned = ((reinterpret_cast<std::uintptr_t>(b.in) |
                          reinterpret_cast<std::uintptr_t>(b.out)) & 15u) == 0;
   const std::int64_t words = aligned ? bytes / 16 : 0;
-  if (words > 0) {
+  const auto* in = static_cast<const uint4*>(b.in);
+  auto* out = static_cast<uint4*>(b.out);
+  if constexpr (Stages > 0) {
+    if (words > 0)
+      launch_own_taps_ring<T, Taps, Stages, RingBlocks>(in, out, words, b, mask, s);
+  } else if (words > 0) {
     // Up to 16 words a thread, fewer where that would leave under 2048 blocks (two waves of
     // 8 blocks on 132 SMs): the taps' loads are then shared by fewer words.
     const std::int64_t per_round = std::int64_t{own_taps_block} * Batch;
     const int rounds = static_cast<int>(
         std::clamp<std::int64_t>(words / (per_round * 2048), 1, 16 / Batch));
     const std::int64_t per_block = per_round * rounds;
-    own_taps_words<T, Taps, Batch>
+    own_taps_words<T, Taps, Batch, Ahead>
         <<<static_cast<unsigned>((words + per_block - 1) / per_block), own_taps_block, 0, s>>>(
-            static_cast<const uint4*>(b.in), static_cast<uint4*>(b.out), words, rounds,
-            b.device_mask, mask);
+            in, out, words, rounds, b.device_mask, mask);
   }
   const std::int64_t first = words * 16 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t count = bytes / static_cast<std::int64_t>(sizeof(T));
@@ -150,14 +260,14 @@ void launch_own_taps(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) 
                                                         mask);
 }
 
-template <class T, int Batch>
+template <class T, int Batch, bool Ahead, int Stages, int RingBlocks>
 void launch_own_taps_element(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) {
   switch (b.problem.mask_width) {
-  case 3: return launch_own_taps<T, 9, Batch>(b, mask, s);
-  case 5: return launch_own_taps<T, 25, Batch>(b, mask, s);
-  case 7: return launch_own_taps<T, 49, Batch>(b, mask, s);
-  case 9: return launch_own_taps<T, 81, Batch>(b, mask, s);
-  case 15: return launch_own_taps<T, 225, Batch>(b, mask, s);
+  case 3: return launch_own_taps<T, 9, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
+  case 5: return launch_own_taps<T, 25, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
+  case 7: return launch_own_taps<T, 49, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
+  case 9: return launch_own_taps<T, 81, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
+  case 15: return launch_own_taps<T, 225, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
   default: throw std::logic_error("own taps: unsupported mask");
   }
 }
@@ -171,19 +281,24 @@ const char* own_taps_fit(const Problem2d& p) {
              : "square masks 3, 5, 7, 9 and 15 (the sweep's widths)";
 }
 
-template <int Batch> void launch_own_taps_rung(const Buffers2d& b, cudaStream_t s) {
+template <int Batch, bool Ahead, int Stages, int RingBlocks>
+void launch_own_taps_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   if (own_taps_fit(p))
     throw std::logic_error(std::string("own taps: ") + own_taps_fit(p));
   const MaskParam mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   if (p.element == Element::f32)
-    launch_own_taps_element<float, Batch>(b, mask, s);
+    launch_own_taps_element<float, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
   else
-    launch_own_taps_element<std::uint8_t, Batch>(b, mask, s);
+    launch_own_taps_element<std::uint8_t, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
 }
 
-template void launch_own_taps_rung<1>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<4>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<1, false, 0, 0>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<2, false, 0, 0>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<4, false, 0, 0>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<1, true, 0, 0>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<2, true, 0, 0>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<2, false, 6, 2>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<2, false, 4, 3>(const Buffers2d&, cudaStream_t);
 
 } // namespace ladder::lab::convolution
