@@ -90,8 +90,9 @@ __device__ __forceinline__ uint4 own_taps_word(const Source& t, uint4 v) {
 // Batch loads and stores, and the round's addresses. Ahead false: a round's loads are issued
 // after the round before has stored, so a thread has nothing in flight while it computes (other
 // warps cover the wait). Ahead true: the next round's loads are issued before this round's
-// arithmetic, so every thread keeps a round in flight while its FMAs run.
-template <class T, int Taps, int Batch, bool Ahead>
+// arithmetic, so every thread keeps a round in flight while its FMAs run. Streaming: the results
+// stored with the evict-first hint (st.global.cs), as a copy that is not read back would be.
+template <class T, int Taps, int Batch, bool Ahead, bool Streaming>
 __global__ void __launch_bounds__(own_taps_block)
     own_taps_words(const uint4* __restrict__ in, uint4* __restrict__ out, std::int64_t words,
                    int rounds, const float* __restrict__ device_mask,
@@ -119,8 +120,13 @@ __global__ void __launch_bounds__(own_taps_block)
     }
 #pragma unroll
     for (int b = 0; b < Batch; ++b)
-      if (i + b * own_taps_block < words)
-        out[i + b * own_taps_block] = own_taps_word<T, Taps>(taps, v[b]);
+      if (i + b * own_taps_block < words) {
+        const uint4 r = own_taps_word<T, Taps>(taps, v[b]);
+        if constexpr (Streaming)
+          __stcs(out + i + b * own_taps_block, r);
+        else
+          out[i + b * own_taps_block] = r;
+      }
     if constexpr (Ahead) {
 #pragma unroll
       for (int b = 0; b < Batch; ++b)
@@ -230,7 +236,7 @@ void launch_own_taps_ring(const uint4* in, uint4* out, std::int64_t words, const
                                                                           b.device_mask, mask);
 }
 
-template <class T, int Taps, int Batch, bool Ahead, int Stages, int RingBlocks>
+template <class T, int Taps, int Batch, bool Ahead, int Stages, int RingBlocks, bool Streaming>
 void launch_own_taps(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const std::int64_t bytes = p.pitch * p.height;
@@ -249,7 +255,7 @@ void launch_own_taps(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) 
     const int rounds = static_cast<int>(
         std::clamp<std::int64_t>(words / (per_round * 2048), 1, 16 / Batch));
     const std::int64_t per_block = per_round * rounds;
-    own_taps_words<T, Taps, Batch, Ahead>
+    own_taps_words<T, Taps, Batch, Ahead, Streaming>
         <<<static_cast<unsigned>((words + per_block - 1) / per_block), own_taps_block, 0, s>>>(
             in, out, words, rounds, b.device_mask, mask);
   }
@@ -263,14 +269,14 @@ void launch_own_taps(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) 
                                                         mask);
 }
 
-template <class T, int Batch, bool Ahead, int Stages, int RingBlocks>
+template <class T, int Batch, bool Ahead, int Stages, int RingBlocks, bool Streaming>
 void launch_own_taps_element(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) {
   switch (b.problem.mask_width) {
-  case 3: return launch_own_taps<T, 9, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
-  case 5: return launch_own_taps<T, 25, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
-  case 7: return launch_own_taps<T, 49, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
-  case 9: return launch_own_taps<T, 81, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
-  case 15: return launch_own_taps<T, 225, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
+  case 3: return launch_own_taps<T, 9, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
+  case 5: return launch_own_taps<T, 25, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
+  case 7: return launch_own_taps<T, 49, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
+  case 9: return launch_own_taps<T, 81, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
+  case 15: return launch_own_taps<T, 225, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
   default: throw std::logic_error("own taps: unsupported mask");
   }
 }
@@ -284,24 +290,26 @@ const char* own_taps_fit(const Problem2d& p) {
              : "square masks 3, 5, 7, 9 and 15 (the sweep's widths)";
 }
 
-template <int Batch, bool Ahead, int Stages, int RingBlocks>
+template <int Batch, bool Ahead, int Stages, int RingBlocks, bool Streaming>
 void launch_own_taps_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   if (own_taps_fit(p))
     throw std::logic_error(std::string("own taps: ") + own_taps_fit(p));
   const MaskParam mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   if (p.element == Element::f32)
-    launch_own_taps_element<float, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
+    launch_own_taps_element<float, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
   else
-    launch_own_taps_element<std::uint8_t, Batch, Ahead, Stages, RingBlocks>(b, mask, s);
+    launch_own_taps_element<std::uint8_t, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
 }
 
-template void launch_own_taps_rung<1, false, 0, 0>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2, false, 0, 0>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<4, false, 0, 0>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<1, true, 0, 0>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2, true, 0, 0>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2, false, 6, 2>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2, false, 4, 3>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<1, false, 0, 0, false>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<2, false, 0, 0, false>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<4, false, 0, 0, false>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<1, true, 0, 0, false>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<2, true, 0, 0, false>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<2, false, 6, 2, false>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<2, false, 4, 3, false>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<1, false, 0, 0, true>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<2, true, 0, 0, true>(const Buffers2d&, cudaStream_t);
 
 } // namespace ladder::lab::convolution

@@ -82,9 +82,9 @@ const char* wide_ring_whole_tiles_fit(const Problem2d& p);
 // why not). Checked against cpu_own_taps. Batch 16-byte words a thread a round, the next round
 // loaded before this one's arithmetic (Ahead) or not; or, with Stages > 0, the words staged by
 // the bulk copy engine through a ring of Stages stages in persistent blocks, registers capped
-// for RingBlocks blocks per SM.
+// for RingBlocks blocks per SM. Streaming: results stored evict-first (st.global.cs).
 const char* own_taps_fit(const Problem2d& p);
-template <int Batch, bool Ahead, int Stages, int RingBlocks>
+template <int Batch, bool Ahead, int Stages, int RingBlocks, bool Streaming>
 void launch_own_taps_rung(const Buffers2d& b, cudaStream_t stream);
 
 // Row reuse staged by bulk copies, a ring of Stages stages per block (1: one tile per block).
