@@ -136,13 +136,14 @@ __global__ void __launch_bounds__(own_taps_block)
 }
 
 // The same words staged by the bulk copy engine through a ring of shared-memory stages: a
-// producer warp (the block's last) copies the block's chunks of RingWords words, one
+// producer warp (the block's last) copies the block's chunks of ring_chunk_words words, one
 // cp.async.bulk each, as far ahead as the ring has free stages; the 8 consumer warps take each
 // chunk from shared memory (a 16-byte load a word), run it through the taps and store it to
 // global memory straight from registers, then hand the stage back. The bytes in flight are no
 // longer bounded by registers (Stages x 8 KiB a block), and the consumers issue nothing for
 // them but one shared load a word. Persistent blocks take the chunks in a grid-stride order, so
-// that the resident grid streams through the image together.
+// that the resident grid streams through the image together. Below sm_90 (no bulk copies) the
+// consumers read their words from global memory instead.
 constexpr int ring_consumer_warps = 8;
 constexpr int ring_consumers = ring_consumer_warps * 32;
 constexpr int ring_words_a_thread = 2;
@@ -166,7 +167,7 @@ __global__ void __launch_bounds__(ring_consumers + 32, MinBlocks)
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (warp == ring_consumer_warps) { // the producer
-    if (lane != 0)
+    if (lane != 0 || !bulk::available)
       return;
     int k = 0;
     for (std::int64_t c = blockIdx.x; c < chunks; c += gridDim.x, ++k) {
@@ -192,7 +193,7 @@ __global__ void __launch_bounds__(ring_consumers + 32, MinBlocks)
     for (int b = 0; b < ring_words_a_thread; ++b) {
       const int w = threadIdx.x + b * ring_consumers;
       if (w < n)
-        v[b] = ring[s * ring_chunk_words + w];
+        v[b] = bulk::available ? ring[s * ring_chunk_words + w] : __ldg(in + first + w);
     }
 #pragma unroll
     for (int b = 0; b < ring_words_a_thread; ++b) {
@@ -222,21 +223,39 @@ __global__ void __launch_bounds__(own_taps_block)
         own_taps<Taps>(OwnTaps<Taps, false>(nullptr, mask), conv_detail::to_float(in[i])));
 }
 
-template <class T, int Taps, int Stages, int MinBlocks>
-void launch_own_taps_ring(const uint4* in, uint4* out, std::int64_t words, const Buffers2d& b,
-                          const MaskParam& mask, cudaStream_t s) {
-  const auto kernel = own_taps_ring<T, Taps, Stages, MinBlocks>;
-  constexpr std::size_t shared = std::size_t{Stages} * ring_chunk_words * sizeof(uint4);
+// The whole 16-byte words through the ring of bulk-copied stages, in the resident grid.
+template <class T, int Taps, OwnTapsShape Shape>
+void launch_own_taps_ring(const uint4* in, uint4* out, std::int64_t words,
+                          const float* device_mask, const MaskParam& mask, cudaStream_t s) {
+  const auto kernel = own_taps_ring<T, Taps, Shape.ring_stages, Shape.ring_blocks>;
+  constexpr auto shared =
+      static_cast<std::size_t>(Shape.ring_stages) * ring_chunk_words * sizeof(uint4);
   static core::PerDevice resident;
   const std::int64_t chunks = (words + ring_chunk_words - 1) / ring_chunk_words;
-  const std::int64_t grid = std::min(
-      chunks, core::resident_blocks(resident, reinterpret_cast<const void*>(kernel),
-                                    ring_consumers + 32, shared));
+  const std::int64_t grid =
+      std::min(chunks, core::resident_blocks(resident, reinterpret_cast<const void*>(kernel),
+                                             ring_consumers + 32, shared));
   kernel<<<static_cast<unsigned>(grid), ring_consumers + 32, shared, s>>>(in, out, words,
-                                                                          b.device_mask, mask);
+                                                                          device_mask, mask);
 }
 
-template <class T, int Taps, int Batch, bool Ahead, int Stages, int RingBlocks, bool Streaming>
+// The whole 16-byte words in rounds of Shape.batch a thread.
+template <class T, int Taps, OwnTapsShape Shape>
+void launch_own_taps_rounds(const uint4* in, uint4* out, std::int64_t words,
+                            const float* device_mask, const MaskParam& mask, cudaStream_t s) {
+  // Up to 16 words a thread, fewer where that would leave under 2048 blocks (two waves of
+  // 8 blocks on 132 SMs): the taps' loads are then shared by fewer words.
+  constexpr int batch = Shape.batch;
+  const std::int64_t per_round = std::int64_t{own_taps_block} * batch;
+  const int rounds = static_cast<int>(
+      std::clamp<std::int64_t>(words / (per_round * 2048), 1, 16 / batch));
+  const std::int64_t per_block = per_round * rounds;
+  own_taps_words<T, Taps, batch, Shape.ahead, Shape.streaming>
+      <<<static_cast<unsigned>((words + per_block - 1) / per_block), own_taps_block, 0, s>>>(
+          in, out, words, rounds, device_mask, mask);
+}
+
+template <class T, int Taps, OwnTapsShape Shape>
 void launch_own_taps(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) {
   const Problem2d& p = b.problem;
   const std::int64_t bytes = p.pitch * p.height;
@@ -245,19 +264,11 @@ void launch_own_taps(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) 
   const std::int64_t words = aligned ? bytes / 16 : 0;
   const auto* in = static_cast<const uint4*>(b.in);
   auto* out = static_cast<uint4*>(b.out);
-  if constexpr (Stages > 0) {
-    if (words > 0)
-      launch_own_taps_ring<T, Taps, Stages, RingBlocks>(in, out, words, b, mask, s);
-  } else if (words > 0) {
-    // Up to 16 words a thread, fewer where that would leave under 2048 blocks (two waves of
-    // 8 blocks on 132 SMs): the taps' loads are then shared by fewer words.
-    const std::int64_t per_round = std::int64_t{own_taps_block} * Batch;
-    const int rounds = static_cast<int>(
-        std::clamp<std::int64_t>(words / (per_round * 2048), 1, 16 / Batch));
-    const std::int64_t per_block = per_round * rounds;
-    own_taps_words<T, Taps, Batch, Ahead, Streaming>
-        <<<static_cast<unsigned>((words + per_block - 1) / per_block), own_taps_block, 0, s>>>(
-            in, out, words, rounds, b.device_mask, mask);
+  if (words > 0) {
+    if constexpr (Shape.ring_stages > 0)
+      launch_own_taps_ring<T, Taps, Shape>(in, out, words, b.device_mask, mask, s);
+    else
+      launch_own_taps_rounds<T, Taps, Shape>(in, out, words, b.device_mask, mask, s);
   }
   const std::int64_t first = words * 16 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t count = bytes / static_cast<std::int64_t>(sizeof(T));
@@ -269,14 +280,14 @@ void launch_own_taps(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) 
                                                         mask);
 }
 
-template <class T, int Batch, bool Ahead, int Stages, int RingBlocks, bool Streaming>
+template <class T, OwnTapsShape Shape>
 void launch_own_taps_element(const Buffers2d& b, const MaskParam& mask, cudaStream_t s) {
   switch (b.problem.mask_width) {
-  case 3: return launch_own_taps<T, 9, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
-  case 5: return launch_own_taps<T, 25, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
-  case 7: return launch_own_taps<T, 49, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
-  case 9: return launch_own_taps<T, 81, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
-  case 15: return launch_own_taps<T, 225, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
+  case 3: return launch_own_taps<T, 9, Shape>(b, mask, s);
+  case 5: return launch_own_taps<T, 25, Shape>(b, mask, s);
+  case 7: return launch_own_taps<T, 49, Shape>(b, mask, s);
+  case 9: return launch_own_taps<T, 81, Shape>(b, mask, s);
+  case 15: return launch_own_taps<T, 225, Shape>(b, mask, s);
   default: throw std::logic_error("own taps: unsupported mask");
   }
 }
@@ -290,26 +301,31 @@ const char* own_taps_fit(const Problem2d& p) {
              : "square masks 3, 5, 7, 9 and 15 (the sweep's widths)";
 }
 
-template <int Batch, bool Ahead, int Stages, int RingBlocks, bool Streaming>
-void launch_own_taps_rung(const Buffers2d& b, cudaStream_t s) {
+template <OwnTapsShape Shape> void launch_own_taps_rung(const Buffers2d& b, cudaStream_t s) {
   const Problem2d& p = b.problem;
   if (own_taps_fit(p))
     throw std::logic_error(std::string("own taps: ") + own_taps_fit(p));
   const MaskParam mask = conv_detail::make_mask_param(b.host_mask, p.mask_width, p.mask_height);
   if (p.element == Element::f32)
-    launch_own_taps_element<float, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
+    launch_own_taps_element<float, Shape>(b, mask, s);
   else
-    launch_own_taps_element<std::uint8_t, Batch, Ahead, Stages, RingBlocks, Streaming>(b, mask, s);
+    launch_own_taps_element<std::uint8_t, Shape>(b, mask, s);
 }
 
-template void launch_own_taps_rung<1, false, 0, 0, false>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2, false, 0, 0, false>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<4, false, 0, 0, false>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<1, true, 0, 0, false>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2, true, 0, 0, false>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2, false, 6, 2, false>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2, false, 4, 3, false>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<1, false, 0, 0, true>(const Buffers2d&, cudaStream_t);
-template void launch_own_taps_rung<2, true, 0, 0, true>(const Buffers2d&, cudaStream_t);
+// The registry's shapes (variants.cu).
+template void launch_own_taps_rung<OwnTapsShape{}>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<OwnTapsShape{.batch = 1}>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<OwnTapsShape{.batch = 4}>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<OwnTapsShape{.ahead = true}>(const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<OwnTapsShape{.batch = 1, .ahead = true}>(const Buffers2d&,
+                                                                            cudaStream_t);
+template void launch_own_taps_rung<OwnTapsShape{.ring_stages = 6, .ring_blocks = 2}>(
+    const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<OwnTapsShape{.ring_stages = 4, .ring_blocks = 3}>(
+    const Buffers2d&, cudaStream_t);
+template void launch_own_taps_rung<OwnTapsShape{.batch = 1, .streaming = true}>(const Buffers2d&,
+                                                                                cudaStream_t);
+template void launch_own_taps_rung<OwnTapsShape{.ahead = true, .streaming = true}>(
+    const Buffers2d&, cudaStream_t);
 
 } // namespace ladder::lab::convolution

@@ -79,13 +79,16 @@ const char* wide_ring_whole_tiles_fit(const Problem2d& p);
 
 // The joint bound (variants_bound.cu): every scalar of the pitched image through every tap of
 // the mask on its own; float or uint8, square masks of the sweep (own_taps_fit: nullptr, else
-// why not). Checked against cpu_own_taps. Batch 16-byte words a thread a round, the next round
-// loaded before this one's arithmetic (Ahead) or not; or, with Stages > 0, the words staged by
-// the bulk copy engine through a ring of Stages stages in persistent blocks, registers capped
-// for RingBlocks blocks per SM. Streaming: results stored evict-first (st.global.cs).
+// why not). Checked against cpu_own_taps. OwnTapsShape says how a variant streams its words.
+struct OwnTapsShape {
+  int batch = 2;          // 16-byte words a thread a round
+  bool ahead = false;     // the next round loaded before this round's arithmetic
+  bool streaming = false; // results stored evict-first (st.global.cs)
+  int ring_stages = 0;    // > 0: the words staged through a ring of this many bulk-copied stages
+  int ring_blocks = 2;    // the ring's blocks per SM, its registers capped for that many
+};
 const char* own_taps_fit(const Problem2d& p);
-template <int Batch, bool Ahead, int Stages, int RingBlocks, bool Streaming>
-void launch_own_taps_rung(const Buffers2d& b, cudaStream_t stream);
+template <OwnTapsShape Shape> void launch_own_taps_rung(const Buffers2d& b, cudaStream_t stream);
 
 // Row reuse staged by bulk copies, a ring of Stages stages per block (1: one tile per block).
 // LibraryShape: registers capped at 7 x 7 and 9 x 9, as the library's staged kernel's are (for 6
