@@ -1738,6 +1738,39 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 256},
              .unsupported = wide_fit,
              .launch = launch_wide_ring_rung<1, 3, false, false>},
+      Rung2d{.info = {.name = "streamed_strips",
+                      .idea = "the window streamed down strips of 248 rows: a producer warp fills "
+                              "a ring of 8 row stages by the bulk copy engine, a row a copy, and "
+                              "each thread keeps the mask's open output rows of 8 pixels as "
+                              "rolling sums, so each input row is read once a strip and the bytes "
+                              "in flight are bound by the ring, not by registers (the wide tile "
+                              "below sm_90 or for rows not 16-byte aligned)",
+                      .role = Role::beyond,
+                      .params = {{{"strip_pixels", 1024}, {"strip_rows", 248}, {"stages", 8},
+                                  {"threads", 160}}},
+                      .block_threads = 160},
+             .unsupported = wide_fit,
+             .launch = launch_strips_rung<0, 0, 0, 0>},
+      Rung2d{.info = {.name = "streamed_strips_8warps",
+                      .idea = "the streamed strips with 8 consumer warps of 4 pixels a thread "
+                              "(64 registers, 3 blocks per SM)",
+                      .role = Role::variant,
+                      .variant_of = "streamed_strips",
+                      .params = {{{"strip_pixels", 1024}, {"strip_rows", 248}, {"stages", 8},
+                                  {"threads", 288}}},
+                      .block_threads = 288},
+             .unsupported = wide_fit,
+             .launch = launch_strips_rung<8, 1, 248, 3>},
+      Rung2d{.info = {.name = "streamed_strips_s64",
+                      .idea = "the streamed strips in strips of 64 rows (more blocks, more rows "
+                              "read twice)",
+                      .role = Role::variant,
+                      .variant_of = "streamed_strips",
+                      .params = {{{"strip_pixels", 1024}, {"strip_rows", 64}, {"stages", 8},
+                                  {"threads", 160}}},
+                      .block_threads = 160},
+             .unsupported = wide_fit,
+             .launch = launch_strips_rung<4, 2, 64, 2>},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},

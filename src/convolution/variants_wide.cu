@@ -1,6 +1,8 @@
 // The wide register tiles straight from L1 (wide.cuh), compiled in their own translation unit
 // (each kernel is a few thousand fused multiply-adds unrolled, twice: the interior and the
-// edges): the library's shape and the shapes it was chosen from, with and without the L2 prefetch.
+// edges): the library's shape and the shapes it was chosen from, with and without the L2 prefetch;
+// and the window streamed down strips from bulk-copied rows (strip.cuh).
+#include "convolution/strip.cuh"
 #include "convolution/variants_parts.hpp"
 #include "convolution/wide.cuh"
 
@@ -29,6 +31,24 @@ void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t s) {
   });
 }
 
+template <int CW, int PX, int S, int MinBlocks>
+void launch_strips_rung(const Buffers2d& b, cudaStream_t s) {
+  with_wide_rung(b, [&](auto width, const auto& a, const auto& mask) {
+    constexpr int MW = decltype(width)::value;
+    using Shape = conv_detail::StripShape<MW>;
+    constexpr bool library = CW == 0;
+    constexpr int cw = library ? Shape::consumer_warps : CW, px = library ? Shape::float4s : PX;
+    constexpr int rows = library ? Shape::rows : S, stages = Shape::stages;
+    constexpr int min_blocks = library ? Shape::min_blocks : MinBlocks;
+    if (conv_detail::strips_2d_fits<MW, cw, px, rows, stages>(a) &&
+        conv_detail::strips_2d_runs_here<MW, cw, px, rows, stages, min_blocks>())
+      return conv_detail::launch_strips_2d<MW, cw, px, rows, stages, min_blocks>(a, mask, s);
+    using Wide = conv_detail::WideShape<MW>;
+    conv_detail::launch_wide_2d<MW, Wide::kv, Wide::ry, Wide::min_blocks, Wide::row_loop,
+                                Wide::prefetch_l2>(a, mask, s);
+  });
+}
+
 // Float images of one channel, square masks 3 .. 9 wide (one float4 of halo a side).
 const char* wide_fit(const Problem2d& p) {
   return p.element == Element::f32 && p.channels == 1 && p.mask_width == p.mask_height &&
@@ -51,6 +71,9 @@ template void launch_wide_rung<1, 6, 4, false, true>(const Buffers2d&, cudaStrea
 template void launch_wide_rung<1, 4, 5, false, false>(const Buffers2d&, cudaStream_t);
 template void launch_wide_rung<1, 4, 5, false, true>(const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 3>(const Buffers2d&, cudaStream_t);
+template void launch_strips_rung<0, 0, 0, 0>(const Buffers2d&, cudaStream_t);
+template void launch_strips_rung<8, 1, 248, 3>(const Buffers2d&, cudaStream_t);
+template void launch_strips_rung<4, 2, 64, 2>(const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 4>(const Buffers2d&, cudaStream_t);
 
 } // namespace ladder::lab::convolution

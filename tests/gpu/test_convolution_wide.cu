@@ -4,6 +4,7 @@
 #include "gpu_test.hpp"
 
 #include "convolution/api_dispatch.hpp"
+#include "convolution/strip.cuh"
 #include "convolution/variants.hpp"
 #include "convolution/wide.cuh"
 #include "convolution/wide_tensor.cuh"
@@ -102,6 +103,64 @@ TEST(ConvolutionWide, RingOfTensorCopiesEveryBorderWidthPitchAndAlignment) {
   wide_cases<1, 8, 3, false, WideRun::ring2>(rng);
   wide_cases<1, 8, 2, false, WideRun::ring3>(rng);
   wide_cases<1, 8, 3, false, WideRun::ring1>(rng);
+}
+
+// The window streamed down strips from a ring of bulk-copied rows (convolution/strip.cuh), at the
+// library's shape and with short strips and a short ring (the stages' phases wrap many times):
+// rows 16-byte aligned (what the kernel takes), widths that end inside a thread's pixels or
+// inside the last float4, images narrower than a float4, shorter than the mask, several strips
+// and several blocks of rows, padded pitches and an offset start; every border.
+template <int CW, int PX, int S, int D, int MinBlocks, bool Library = false>
+void strips_cases(std::mt19937& rng) {
+  std::vector<Case> cases = {{1, 1, 1, 3, 3, 0, 0},     {3, 2, 1, 5, 5, 0, 0},
+                             {5, 97, 1, 7, 7, 0, 0},    {67, 45, 1, 5, 5, 0, 16},
+                             {528, 101, 1, 7, 7, 64, 0}, {777, 130, 1, 7, 7, 0, 0},
+                             {781, 77, 1, 9, 9, 0, 0},  {1100, 150, 1, 9, 9, 64, 0},
+                             {1030, 70, 1, 3, 3, 0, 0}, {600, 300, 1, 7, 7, 0, 0},
+                             {1028, 250, 1, 5, 5, 0, 0}, {130, 3, 1, 9, 9, 0, 0}};
+  if (!small_mode())
+    cases.push_back({2100, 520, 1, 7, 7, 32, 0});
+  for (Case& c : cases) // pad each row to whole 16-byte words
+    c.pitch_extra += (16 - c.width * 4 % 16) % 16;
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (const Case& c : cases) {
+      Harness<float> h(c, rng);
+      const conv_detail::ImageArgs a = h.image_args(border);
+      const auto mask = conv_detail::make_mask_param(h.mask.data(), c.mw, c.mh);
+      bool ran = true;
+      const auto launch = [&](auto width, cudaStream_t s) {
+        constexpr int MW = decltype(width)::value;
+        using Shape = conv_detail::StripShape<MW>;
+        constexpr int cw = Library ? Shape::consumer_warps : CW, px = Library ? Shape::float4s : PX;
+        constexpr int rows = Library ? Shape::rows : S, stages = Library ? Shape::stages : D;
+        constexpr int min_blocks = Library ? Shape::min_blocks : MinBlocks;
+        EXPECT_TRUE((conv_detail::strips_2d_fits<MW, cw, px, rows, stages>(a))) << h.label();
+        ran = conv_detail::strips_2d_runs_here<MW, cw, px, rows, stages, min_blocks>();
+        if (ran)
+          conv_detail::launch_strips_2d<MW, cw, px, rows, stages, min_blocks>(a, mask, s);
+      };
+      const auto got = h.run([&](cudaStream_t s) {
+        switch (c.mw) {
+        case 3: return launch(std::integral_constant<int, 3>{}, s);
+        case 5: return launch(std::integral_constant<int, 5>{}, s);
+        case 7: return launch(std::integral_constant<int, 7>{}, s);
+        default: return launch(std::integral_constant<int, 9>{}, s);
+        }
+      });
+      if (!ran)
+        GTEST_SKIP() << "the streamed strips need sm_90's bulk copies";
+      EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
+          << h.label() << " strips" << (Library ? " (the library's shape)" : "") << " "
+          << lab::convolution::border_name(border);
+    }
+}
+
+TEST(ConvolutionStrips, EveryBorderWidthPitchAndAlignment) {
+  std::mt19937 rng(87);
+  strips_cases<0, 0, 0, 0, 0, true>(rng);
+  strips_cases<4, 2, 16, 4, 2>(rng);
+  strips_cases<8, 1, 64, 8, 3>(rng);
+  strips_cases<2, 1, 5, 2, 4>(rng);
 }
 
 } // namespace

@@ -1,0 +1,689 @@
+// Float 2D convolution streamed down strips, and the access shapes around it: the float 7 x 7
+// lead of docs/convolution.md ("Streamed strips"). One tool, four tables, each on an 8192^2
+// float image against cudaMemcpy of the same bytes, every convolution checked bit for bit
+// against a CPU reference (zero border) before it is timed:
+//
+// - copy:  a plain copy walked down strips of S rows by blocks of 1024 columns;
+// - ring:  strip_conv below, a ring of rows filled by the bulk copy engine (a producer warp, CW
+//          consumer warps with MW open output rows of 4 PX pixels as rolling sums), beside the
+//          library's wide tile and the lab's rung (convolution/strip.cuh);
+// - warp:  warp_strip_conv, each warp its own ring of rows filled by cp.async;
+// - ahead: the wide tile asking L2 for the rows of the tiles a few grid rows below.
+//
+// Build: cmake -DLADDER_BUILD_TUNING=ON, target ladder_conv_strips; run it with a table's name
+// (or none: all four).
+#include "convolution/strip.cuh"
+#include "convolution/wide.cuh"
+#include "ladder/detail/bulk_copy.cuh"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <type_traits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace bulk = ladder::detail::bulk;
+
+#define CHECK(x)                                                                                   \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);       \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+template <int MW> struct Mask {
+  float w[MW * MW];
+};
+
+template <int MW, int CW, int PX, int S, int D> struct Strip {
+  static constexpr int halo = MW / 2;
+  static constexpr int h4 = (halo + 3) / 4; // float4s of halo a side
+  static_assert(h4 == 1, "masks up to 9 wide");
+  static constexpr int cols = CW * 32 * 4 * PX;
+  static constexpr int stride = cols + 8 * h4; // floats a stage row
+  static constexpr int threads = (CW + 1) * 32;
+  static constexpr std::size_t shared = std::size_t{D + 1} * stride * 4; // and a zero stage
+};
+
+// One input row (its window `w`, w[0] the float 4 h4 - halo left of the thread's first pixel's
+// first tap) applied to the open rows: slot j from slot j - 1; Edge: only slots lo .. hi (the
+// strip's first and last rows, whose other slots are rows outside the strip).
+template <int MW, int K, bool Edge, class Tp>
+__device__ __forceinline__ void apply_row(float (&acc)[MW][K], const float* w, const Tp& m,
+                                          int lo = 0, int hi = MW - 1) {
+  constexpr int d = 4 - MW / 2;
+#pragma unroll
+  for (int j = MW - 1; j >= 0; --j) {
+    if (Edge && (j < lo || j > hi))
+      continue;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      float s = j == 0 ? 0.0f : acc[j - 1][k];
+#pragma unroll
+      for (int i = 0; i < MW; ++i)
+        s = __fmaf_rn(m.w[j * MW + i], w[d + k + i], s);
+      acc[j][k] = s;
+    }
+  }
+}
+
+// Taps: RegTaps loads the mask into registers once (FFMA on registers alone); otherwise the
+// FMAs take them from the parameter bank.
+template <int MW, bool InRegisters> struct Taps {
+  float w[MW * MW];
+  __device__ __forceinline__ Taps(const Mask<MW>&, const float* device_mask) {
+#pragma unroll
+    for (int k = 0; k < MW * MW; ++k)
+      w[k] = __ldg(device_mask + k);
+  }
+};
+template <int MW> struct Taps<MW, false> {
+  const Mask<MW>& m;
+  const float* w;
+  __device__ __forceinline__ Taps(const Mask<MW>& mask, const float*) : m(mask), w(mask.w) {}
+};
+
+// The strips from a ring of bulk-copied rows (zero border; the image's width a multiple of 4, its
+// rows 16-byte aligned). Each block owns CW x 32 x 4 PX output columns and S output rows. A
+// producer warp copies the block's input rows (its columns and 4 halo floats a side), one
+// cp.async.bulk a row, into a ring of D row stages, as far ahead as the ring is free; CW consumer
+// warps walk the rows down. A consumer thread holds MW open output rows of 4 PX pixels: slot j
+// has the sums of mask rows 0 .. j, so each input row turns slot j - 1 into slot j and slot
+// MW - 1 is done and stored. Ahead: the next row's window loaded before this row's FMAs;
+// RegTaps: the taps in registers rather than FFMA operands from the parameter bank (both measured
+// slower at 7 x 7).
+template <int MW, int CW, int PX, int S, int D, int MinBlocks, bool Ahead, bool RegTaps>
+__global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
+    strip_conv(const float* __restrict__ in, float* __restrict__ out, int width, int height,
+               std::int64_t pitch, const __grid_constant__ Mask<MW> mask,
+               const float* __restrict__ device_mask) {
+  using St = Strip<MW, CW, PX, S, D>;
+  constexpr int H = MW / 2;
+  constexpr int stage4 = St::stride / 4; // float4s a stage
+  // D stages and a zero stage last (the rows outside the image); the halo columns outside the
+  // image are zeroed once and never copied over.
+  extern __shared__ float4 ring4[];
+  float* ring = reinterpret_cast<float*>(ring4);
+  __shared__ std::uint64_t full[D], empty[D];
+  const int x0 = blockIdx.x * St::cols;
+  const int y0 = blockIdx.y * S;
+  const bool left_edge = x0 == 0, right_edge = x0 + St::cols + 4 * St::h4 > width;
+  for (int i = threadIdx.x; i < stage4; i += blockDim.x)
+    ring4[D * stage4 + i] = make_float4(0.f, 0.f, 0.f, 0.f);
+  if (left_edge || right_edge) // zero every stage's halo float4s outside the image
+    for (int i = threadIdx.x; i < D * stage4; i += blockDim.x) {
+      const int c = x0 - 4 * St::h4 + 4 * (i % stage4);
+      if (c < 0 || c >= width)
+        ring4[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    }
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < D; ++s) {
+      bulk::barrier_init(&full[s], 1);
+      bulk::barrier_init(&empty[s], CW);
+    }
+  }
+  __syncthreads();
+  const int out_rows = min(S, height - y0);
+  const int rows = out_rows + MW - 1; // input rows y0 - H ..
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp == CW) { // the producer
+    if (lane != 0)
+      return;
+    const int c0 = max(x0 - 4 * St::h4, 0);
+    const int c1 = min(x0 + St::cols + 4 * St::h4, width);
+    const unsigned bytes = static_cast<unsigned>(c1 - c0) * 4u;
+    const int dst_off = c0 - (x0 - 4 * St::h4);
+    const float* src = in + static_cast<std::int64_t>(y0 - H) * pitch + c0;
+    for (int r = 0, s = 0, lap = 0; r < rows; ++r, src += pitch) {
+      if (lap > 0)
+        bulk::wait(&empty[s], (lap - 1) & 1);
+      const int y = y0 - H + r;
+      if (y < 0 || y >= height) {
+        bulk::arrive(&full[s]);
+      } else {
+        bulk::expect_bytes(&full[s], bytes);
+        bulk::copy_counted(ring + s * St::stride + dst_off, src, bytes, &full[s]);
+      }
+      if (++s == D)
+        s = 0, ++lap;
+    }
+    return;
+  }
+  constexpr int K = 4 * PX;
+  const Taps<MW, RegTaps> taps(mask, device_mask);
+  const int t = warp * 32 + lane; // consumer thread
+  const int x = x0 + t * K;       // its first pixel
+  const bool active = x < width;
+  float acc[MW][K];
+#pragma unroll
+  for (int j = 0; j < MW; ++j)
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      acc[j][k] = 0.0f;
+  int ls = 0, rs = 0; // the stages of the next row to load and to release
+  unsigned phase = 0;  // of the next row to load
+  const float4* mine = ring4 + t * PX;
+  const auto load = [&](int r, float4 (&win)[PX + 2]) {
+    bulk::wait(&full[ls], phase);
+    const int y = y0 - H + r;
+    const float4* p = mine + ((y >= 0 && y < height) ? ls : D) * stage4;
+#pragma unroll
+    for (int v = 0; v < PX + 2; ++v)
+      win[v] = p[v];
+    if (++ls == D)
+      ls = 0, phase ^= 1;
+  };
+  const auto release = [&] {
+    __syncwarp();
+    if (lane == 0)
+      bulk::arrive(&empty[rs]);
+    if (++rs == D)
+      rs = 0;
+  };
+  // Ahead: row r + 1's stage is waited for and its window loaded before row r's FMAs.
+  float4 win[PX + 2], next[PX + 2];
+  if (Ahead)
+    load(0, next);
+  float* o = out + static_cast<std::int64_t>(y0 - (MW - 1)) * pitch + x; // input row r's output
+  // Input row r: slot j holds output row r - j of the strip; the first MW - 1 rows and the last
+  // ones only compute the slots of rows inside it.
+  const auto step = [&](int r, auto edge) {
+    constexpr bool Edge = decltype(edge)::value;
+    if (Ahead) {
+#pragma unroll
+      for (int v = 0; v < PX + 2; ++v)
+        win[v] = next[v];
+      if (r + 1 < rows)
+        load(r + 1, next);
+    } else {
+      load(r, win);
+    }
+    if constexpr (RegTaps)
+      apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), taps,
+                             max(0, r - out_rows + 1), min(MW - 1, r));
+    else // the taps straight from the parameter bank, as FFMA operands
+      apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), mask,
+                             max(0, r - out_rows + 1), min(MW - 1, r));
+    release();
+    if (active && r >= MW - 1)
+#pragma unroll
+      for (int v = 0; v < PX; ++v)
+        reinterpret_cast<float4*>(o + r * pitch)[v] =
+            make_float4(acc[MW - 1][4 * v], acc[MW - 1][4 * v + 1], acc[MW - 1][4 * v + 2],
+                        acc[MW - 1][4 * v + 3]);
+  };
+  int r = 0;
+  for (; r < MW - 1 && r < rows; ++r)
+    step(r, std::true_type{});
+#pragma unroll 1
+  for (; r < out_rows; ++r)
+    step(r, std::false_type{});
+  for (; r < rows; ++r)
+    step(r, std::true_type{});
+}
+
+
+// Each warp walks its own strip (32 PX float4s of columns and a float4 of halo a side) down S
+// rows, its rows brought into a ring of D row stages of its own by cp.async (16 bytes a lane, no
+// register held while in flight): row r + D - 1 is asked for before row r is computed. No block
+// barrier and no mbarrier: a warp waits on its own copies (cp.async.wait_group) and __syncwarp
+// makes the lanes' copies visible to each other.
+template <int PX> struct WarpStrip {
+  static constexpr int stage4 = 32 * PX + 2; // float4s a stage row: halo, 32 PX, halo
+};
+
+__device__ __forceinline__ void async_copy16(void* smem, const void* gmem) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(bulk::shared_address(smem)),
+               "l"(gmem)
+               : "memory");
+}
+__device__ __forceinline__ void async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
+template <int MW, int WARPS, int PX, int S, int D, int MinBlocks>
+__global__ void __launch_bounds__(WARPS * 32, MinBlocks)
+    warp_strip_conv(const float* __restrict__ in, float* __restrict__ out, int width, int height,
+                    std::int64_t pitch, const __grid_constant__ Mask<MW> mask) {
+  constexpr int H = MW / 2;
+  constexpr int stage4 = WarpStrip<PX>::stage4;
+  constexpr int K = 4 * PX;
+  extern __shared__ float4 smem4[]; // a zero row, then WARPS rings of D stages
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int i = threadIdx.x; i < stage4; i += blockDim.x)
+    smem4[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+  float4* ring = smem4 + stage4 + warp * D * stage4;
+  const int strip = blockIdx.x * WARPS + warp;
+  const int x0 = strip * 32 * K;    // the warp's first column
+  const int x = x0 + lane * K;      // the thread's
+  const int y0 = blockIdx.y * S;
+  // The float4s a lane copies of each row: its own PX, and the halo's (lane 0 the left one,
+  // lane 31 the right one) where they lie inside the image; outside, the stage keeps zeros.
+  const bool left_halo = lane == 0 && x0 - 4 >= 0;
+  const bool right_halo = lane == 31 && x0 + 32 * K + 4 <= width;
+  const bool own = x < width;
+  if (lane == 0 || lane == 31) // zero the halo float4s outside the image in every stage
+    for (int s = 0; s < D; ++s) {
+      if (lane == 0 && !left_halo)
+        ring[s * stage4] = make_float4(0.f, 0.f, 0.f, 0.f);
+      if (lane == 31 && !right_halo)
+        ring[s * stage4 + stage4 - 1] = make_float4(0.f, 0.f, 0.f, 0.f);
+    }
+  __syncthreads();
+  if (x0 >= width)
+    return;
+  const int out_rows = min(S, height - y0);
+  const int rows = out_rows + MW - 1;
+  const float* src = in + static_cast<std::int64_t>(y0 - H) * pitch + x; // input row 0, own float4
+  const auto issue = [&](int r) { // input row r into its stage, if inside the image
+    const int y = y0 - H + r;
+    if (r < rows && y >= 0 && y < height) {
+      float4* st = ring + (r % D) * stage4;
+      const float* row = src + static_cast<std::int64_t>(r) * pitch;
+      if (own)
+#pragma unroll
+        for (int v = 0; v < PX; ++v)
+          async_copy16(st + 1 + lane * PX + v, row + 4 * v);
+      if (left_halo)
+        async_copy16(st, row - 4);
+      if (right_halo)
+        async_copy16(st + stage4 - 1, row + K);
+    }
+    async_commit(); // every row a group, copied or not, so that the count of groups is the rows'
+  };
+#pragma unroll
+  for (int q = 0; q < D - 1; ++q)
+    issue(q);
+  float acc[MW][K];
+#pragma unroll
+  for (int j = 0; j < MW; ++j)
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      acc[j][k] = 0.0f;
+  float* o = out + static_cast<std::int64_t>(y0 - (MW - 1)) * pitch + x;
+  const auto step = [&](int r, auto edge) {
+    constexpr bool Edge = decltype(edge)::value;
+    __syncwarp();     // every lane's reads of the stage row r + D - 1 overwrites are done
+    issue(r + D - 1);
+    async_wait<D - 1>(); // this lane's copies of row r have landed
+    __syncwarp();        // and every lane's
+    const int y = y0 - H + r;
+    const float4* p = (y >= 0 && y < height) ? ring + (r % D) * stage4 + lane * PX : smem4;
+    float4 win[PX + 2];
+#pragma unroll
+    for (int v = 0; v < PX + 2; ++v)
+      win[v] = p[v];
+    apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), mask,
+                           max(0, r - out_rows + 1), min(MW - 1, r));
+    if (own && r >= MW - 1)
+#pragma unroll
+      for (int v = 0; v < PX; ++v)
+        reinterpret_cast<float4*>(o + r * pitch)[v] =
+            make_float4(acc[MW - 1][4 * v], acc[MW - 1][4 * v + 1], acc[MW - 1][4 * v + 2],
+                        acc[MW - 1][4 * v + 3]);
+  };
+  int r = 0;
+  for (; r < MW - 1 && r < rows; ++r)
+    step(r, std::true_type{});
+#pragma unroll 1
+  for (; r < out_rows; ++r)
+    step(r, std::false_type{});
+  for (; r < rows; ++r)
+    step(r, std::true_type{});
+}
+
+
+// The library's wide tile (convolution/wide.cuh) with L2 asked for the rows of the tile Ahead
+// tiles below as well as (OwnToo) the warp's own: the blocks run in raster order, so the rows
+// the blocks a few grid rows later will read are streamed into L2 in the image's order, and the
+// wide tile's loads wait on L2 rather than DRAM.
+template <int MW, int KV, int RY, int MinBlocks, int Ahead, bool OwnToo>
+__global__ void __launch_bounds__(256, MinBlocks)
+    wide_ahead(ladder::conv_detail::ImageArgs a,
+               const __grid_constant__ ladder::conv_detail::MaskParam mask) {
+  namespace cd = ladder::conv_detail;
+  using W = cd::Wide2d<MW, KV, RY>;
+  constexpr int K = 4 * KV;
+  const std::int64_t x0 = std::int64_t(blockIdx.x) * W::tile_w, y0 = std::int64_t(blockIdx.y) * W::tile_h;
+  const std::int64_t x = x0 + threadIdx.x * K;
+  const std::int64_t y = y0 + threadIdx.y * RY;
+  if (y >= a.height)
+    return;
+  const bool vector = cd::rows_aligned_to<float4>(a.in, a.in_pitch) && x - 4 * W::h4 >= 0 &&
+                      x + K + 4 * W::h4 <= a.width;
+  const bool interior = __all_sync(0xffffffffu, vector) &&
+                        cd::rows_aligned_to<float4>(a.out, a.out_pitch) && y - W::halo >= 0 &&
+                        y - W::halo + W::rows <= a.height;
+  if (Ahead > 0 && y + Ahead * W::tile_h + RY <= a.height)
+    cd::wide_prefetch_rows<MW, KV, RY>(a, x0, y + Ahead * W::tile_h);
+  if (interior) {
+    if (OwnToo)
+      cd::wide_prefetch_rows<MW, KV, RY>(a, x0, y);
+    return cd::wide_tile<MW, KV, RY, cd::WideRows::interior, false>(a, mask, x, y, true, nullptr);
+  }
+  if (x >= a.width)
+    return;
+  int cols[4 * W::loads];
+  cd::wide_columns<MW, KV, RY>(a, x, cols);
+  cd::wide_tile<MW, KV, RY, cd::WideRows::edge, false>(a, mask, x, y, vector, cols);
+}
+
+
+// A plain copy in the strips' shape: each warp copies its 128 columns down S rows, R rows at a
+// time (R loads in flight, then R stores); blocks of 8 warps side by side, in raster order. S = R
+// is a tile copy (every load of a block in flight at its start); long S is a strip walked down
+// over the block's life, as the strip kernels above read.
+template <int S, int R>
+__global__ void __launch_bounds__(256) strip_copy(const float4* __restrict__ in, float4* __restrict__ out,
+                                                 int width4, int height) {
+  const int x = blockIdx.x * 256 + threadIdx.x;
+  const int y0 = blockIdx.y * S;
+  for (int r = 0; r < S; r += R) {
+    float4 v[R];
+#pragma unroll
+    for (int i = 0; i < R; ++i)
+      v[i] = __ldg(in + std::int64_t(y0 + r + i) * width4 + x);
+#pragma unroll
+    for (int i = 0; i < R; ++i)
+      out[std::int64_t(y0 + r + i) * width4 + x] = v[i];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+constexpr int N = 8192;
+
+int g_reps = 20;
+template <class F> float time_it(F f, int reps = g_reps) {
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  std::vector<float> t;
+  for (int i = 0; i < (reps > 1 ? 3 : 0); ++i)
+    f();
+  for (int i = 0; i < reps; ++i) {
+    CHECK(cudaEventRecord(a));
+    f();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms * 1000);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <int MW> std::vector<float> cpu_conv(const std::vector<float>& in, const Mask<MW>& m) {
+  std::vector<float> out(in.size());
+  constexpr int H = MW / 2;
+#pragma omp parallel for schedule(static)
+  for (int y = 0; y < N; ++y)
+    for (int x = 0; x < N; ++x) {
+      float s = 0.0f;
+      for (int j = 0; j < MW; ++j) {
+        const int yy = y - H + j;
+        for (int i = 0; i < MW; ++i) {
+          const int xx = x - H + i;
+          const float v = (yy < 0 || yy >= N || xx < 0 || xx >= N) ? 0.0f : in[std::size_t(yy) * N + xx];
+          s = std::fma(m.w[j * MW + i], v, s);
+        }
+      }
+      out[std::size_t(y) * N + x] = s;
+    }
+  return out;
+}
+
+struct Bench {
+  float *in = nullptr, *out = nullptr;
+  std::vector<float> host_in;
+  float copy_us = 0;
+};
+
+template <int MW> struct Case {
+  Mask<MW> mask;
+  float* device_mask = nullptr;
+  std::vector<float> expect;
+};
+
+template <int MW, int CW, int PX, int S, int D, int MinBlocks, bool Ahead, bool RegTaps = false>
+void run(Bench& b, const Case<MW>& c, const char* note = "") {
+  using St = Strip<MW, CW, PX, S, D>;
+  auto kernel = strip_conv<MW, CW, PX, S, D, MinBlocks, Ahead, RegTaps>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(St::shared)));
+  dim3 grid((N + St::cols - 1) / St::cols, (N + S - 1) / S);
+  const auto launch = [&] {
+    kernel<<<grid, St::threads, St::shared>>>(b.in, b.out, N, N, N, c.mask, c.device_mask);
+  };
+  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4)); // poison: NaN
+  launch();
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(std::size_t(N) * N);
+  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    bad += std::memcmp(&got[i], &c.expect[i], 4) != 0;
+  cudaFuncAttributes attr{};
+  CHECK(cudaFuncGetAttributes(&attr, kernel));
+  int blocks = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, St::threads, St::shared));
+  const float us = bad ? 0.0f : time_it(launch);
+  std::printf("MW %d  CW %d PX %d S %4d D %2d min %d ahead %d regtaps %d  regs %3d blocks/SM %d  grid %4u  "
+              "%s  %7.1f us  x copy %.3f %s\n",
+              MW, CW, PX, S, D, MinBlocks, int(Ahead), int(RegTaps), attr.numRegs, blocks, grid.x * grid.y,
+              bad ? "WRONG" : "ok   ", us, us / b.copy_us, note);
+  if (bad)
+    std::printf("   %zu of %zu outputs differ\n", bad, got.size());
+  std::fflush(stdout);
+}
+
+template <int MW, int WARPS, int PX, int S, int D, int MinBlocks>
+void run_warp(Bench& b, const Case<MW>& c) {
+  constexpr int stage4 = WarpStrip<PX>::stage4;
+  constexpr std::size_t shared = std::size_t(stage4) * (1 + WARPS * D) * 16;
+  auto kernel = warp_strip_conv<MW, WARPS, PX, S, D, MinBlocks>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  constexpr int cols = WARPS * 32 * 4 * PX;
+  dim3 grid((N + cols - 1) / cols, (N + S - 1) / S);
+  const auto launch = [&] { kernel<<<grid, WARPS * 32, shared>>>(b.in, b.out, N, N, N, c.mask); };
+  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
+  launch();
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(std::size_t(N) * N);
+  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    bad += std::memcmp(&got[i], &c.expect[i], 4) != 0;
+  cudaFuncAttributes attr{};
+  CHECK(cudaFuncGetAttributes(&attr, kernel));
+  int blocks = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, WARPS * 32, shared));
+  const float us = bad ? 0.0f : time_it(launch);
+  std::printf("warp strips MW %d  warps %d PX %d S %4d D %2d min %d  regs %3d blocks/SM %2d (%2d warps) "
+              "grid %5u  %s  %7.1f us  x copy %.3f\n",
+              MW, WARPS, PX, S, D, MinBlocks, attr.numRegs, blocks, blocks * WARPS,
+              grid.x * grid.y, bad ? "WRONG" : "ok   ", us, us / b.copy_us);
+  if (bad)
+    std::printf("   %zu of %zu outputs differ\n", bad, got.size());
+  std::fflush(stdout);
+}
+
+template <int MW, int KV, int RY, int MinBlocks, int Ahead, bool OwnToo>
+void run_wide(Bench& b, const Case<MW>& c) {
+  namespace cd = ladder::conv_detail;
+  using W = cd::Wide2d<MW, KV, RY>;
+  cd::ImageArgs a;
+  a.in = reinterpret_cast<const unsigned char*>(b.in);
+  a.out = reinterpret_cast<unsigned char*>(b.out);
+  a.in_pitch = a.out_pitch = std::int64_t(N) * 4;
+  a.width = a.height = N;
+  a.border = ladder::Border::zero;
+  cd::MaskParam m{};
+  for (int i = 0; i < MW * MW; ++i)
+    m.w[i] = c.mask.w[i];
+  m.width = m.height = MW;
+  auto kernel = wide_ahead<MW, KV, RY, MinBlocks, Ahead, OwnToo>;
+  dim3 grid((N + W::tile_w - 1) / W::tile_w, (N + W::tile_h - 1) / W::tile_h);
+  const auto launch = [&] { kernel<<<grid, dim3(W::tx, W::ty)>>>(a, m); };
+  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
+  launch();
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(std::size_t(N) * N);
+  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    bad += std::memcmp(&got[i], &c.expect[i], 4) != 0;
+  cudaFuncAttributes attr{};
+  CHECK(cudaFuncGetAttributes(&attr, kernel));
+  const float us = bad ? 0.0f : time_it(launch);
+  std::printf("wide tile MW %d  %d x %d a thread, min %d, L2 %d tiles ahead, own rows %d  regs %3d  "
+              "%s  %7.1f us  x copy %.3f\n",
+              MW, 4 * KV, RY, MinBlocks, Ahead, int(OwnToo), attr.numRegs, bad ? "WRONG" : "ok   ",
+              us, us / b.copy_us);
+  if (bad)
+    std::printf("   %zu of %zu outputs differ\n", bad, got.size());
+  std::fflush(stdout);
+}
+
+template <int S, int R> void run_copy(Bench& b) {
+  dim3 grid(N / 1024, N / S);
+  const auto launch = [&] {
+    strip_copy<S, R><<<grid, 256>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N);
+  };
+  launch();
+  CHECK(cudaDeviceSynchronize());
+  const float us = time_it(launch);
+  std::printf("strip copy, 1024 columns a block, S %4d rows, %2d rows in flight: %7.1f us  x copy %.3f\n", S, R, us,
+              us / b.copy_us);
+  std::fflush(stdout);
+}
+
+template <int MW, int CW, int PX, int S, int D, int MinBlocks>
+void run_lib(Bench& b, const Case<MW>& c, ladder::Border border = ladder::Border::zero) {
+  namespace cd = ladder::conv_detail;
+  cd::ImageArgs a;
+  a.in = reinterpret_cast<const unsigned char*>(b.in);
+  a.out = reinterpret_cast<unsigned char*>(b.out);
+  a.in_pitch = a.out_pitch = std::int64_t(N) * 4;
+  a.width = a.height = N;
+  a.border = border;
+  cd::MaskParam m{};
+  for (int i = 0; i < MW * MW; ++i)
+    m.w[i] = c.mask.w[i];
+  m.width = m.height = MW;
+  const auto launch = [&] { cd::launch_strips_2d<MW, CW, PX, S, D, MinBlocks>(a, m, nullptr); };
+  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
+  launch();
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(std::size_t(N) * N);
+  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    bad += std::memcmp(&got[i], &c.expect[i], 4) != 0;
+  cudaFuncAttributes attr{};
+  CHECK(cudaFuncGetAttributes(&attr, cd::convolve_strips_2d<MW, CW, PX, S, D, MinBlocks>));
+  int blocks = 0;
+  using St = cd::Strips2d<MW, CW, PX, S, D>;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, cd::convolve_strips_2d<MW, CW, PX, S, D, MinBlocks>, St::threads, St::shared));
+  const float us = bad && border == ladder::Border::zero ? 0.0f : time_it(launch);
+  std::printf("library strips MW %d CW %d PX %d S %d D %d min %d border %d regs %d blocks/SM %d %s %7.1f us x copy %.3f\n",
+              MW, CW, PX, S, D, MinBlocks, int(border), attr.numRegs, blocks,
+              bad ? (border == ladder::Border::zero ? "WRONG" : "(other border)") : "ok", us, us / b.copy_us);
+  std::fflush(stdout);
+}
+
+template <int MW> Case<MW> make_case(const Bench& b, unsigned seed) {
+  Case<MW> c;
+  unsigned st = seed;
+  for (int i = 0; i < MW * MW; ++i) {
+    st = st * 1664525u + 1013904223u;
+    c.mask.w[i] = (static_cast<float>(st >> 8) / 16777216.0f * 2.0f - 1.0f) / (MW * MW);
+  }
+  c.expect = cpu_conv<MW>(b.host_in, c.mask);
+  CHECK(cudaMalloc(&c.device_mask, sizeof(c.mask)));
+  CHECK(cudaMemcpy(c.device_mask, c.mask.w, sizeof(c.mask), cudaMemcpyHostToDevice));
+  return c;
+}
+
+int main(int argc, char** argv) {
+  const std::size_t bytes = std::size_t(N) * N * 4;
+  Bench b;
+  CHECK(cudaMalloc(&b.in, bytes));
+  CHECK(cudaMalloc(&b.out, bytes));
+  b.host_in.resize(std::size_t(N) * N);
+  unsigned st = 12345;
+  for (auto& v : b.host_in) {
+    st = st * 1664525u + 1013904223u;
+    v = static_cast<float>(st >> 8) / 16777216.0f * 2.0f - 1.0f;
+  }
+  CHECK(cudaMemcpy(b.in, b.host_in.data(), bytes, cudaMemcpyHostToDevice));
+  b.copy_us = time_it([&] { cudaMemcpyAsync(b.out, b.in, bytes, cudaMemcpyDeviceToDevice); });
+  std::printf("cudaMemcpy: %.1f us (%.0f GB/s)\n", b.copy_us, 2.0 * bytes / b.copy_us / 1e3);
+  // Which table (docs/convolution.md, "Streamed strips"): all by default, or one by name.
+  const std::string which = argc > 1 ? argv[1] : "all";
+  if (argc > 2)
+    g_reps = std::atoi(argv[2]);
+  const auto table = [&](const char* name) {
+    const bool on = which == "all" || which == name;
+    if (on)
+      std::printf("== %s\n", name);
+    return on;
+  };
+  if (table("copy")) { // a plain copy walked down strips of S rows
+    run_copy<4, 4>(b);
+    run_copy<8, 8>(b);
+    run_copy<16, 8>(b);
+    run_copy<32, 8>(b);
+    run_copy<64, 8>(b);
+    run_copy<256, 8>(b);
+    run_copy<64, 4>(b);
+    run_copy<256, 4>(b);
+    run_copy<256, 16>(b);
+  }
+  if (table("ring")) { // the ring of bulk-copied rows, beside the wide tile
+    const auto c3 = make_case<3>(b, 333);
+    run<3, 8, 1, 248, 8, 3, false>(b, c3);
+    run<3, 8, 1, 64, 8, 3, false>(b, c3);
+    const auto c7 = make_case<7>(b, 777);
+    run_wide<7, 1, 8, 3, 0, true>(b, c7);
+    run<7, 4, 2, 248, 8, 2, false>(b, c7);
+    run<7, 4, 2, 128, 8, 2, false>(b, c7);
+    run<7, 4, 2, 64, 8, 2, false>(b, c7);
+    run<7, 8, 2, 248, 8, 1, false>(b, c7);
+    run<7, 8, 1, 248, 8, 3, false>(b, c7);
+    run<7, 4, 2, 16, 22, 2, false>(b, c7); // short strips, every row asked for at the start
+    run_lib<7, 4, 2, 248, 8, 4>(b, c7);    // the lab's rung (strip.cuh)
+  }
+  if (table("warp")) { // each warp its own ring, filled by cp.async
+    const auto c3 = make_case<3>(b, 333);
+    run_warp<3, 4, 1, 128, 8, 8>(b, c3);
+    const auto c7 = make_case<7>(b, 777);
+    run_warp<7, 4, 1, 256, 8, 6>(b, c7);
+    run_warp<7, 4, 1, 128, 6, 6>(b, c7);
+    run_warp<7, 4, 2, 128, 8, 5>(b, c7);
+  }
+  if (table("ahead")) { // the wide tile asking L2 for the rows of the tiles below
+    const auto c7 = make_case<7>(b, 777);
+    run_wide<7, 1, 8, 3, 0, true>(b, c7);
+    run_wide<7, 1, 8, 3, 0, false>(b, c7);
+    run_wide<7, 1, 8, 3, 2, true>(b, c7);
+    run_wide<7, 1, 8, 3, 4, true>(b, c7);
+    run_wide<7, 1, 8, 3, 8, true>(b, c7);
+  }
+  b.copy_us = time_it([&] { cudaMemcpyAsync(b.out, b.in, bytes, cudaMemcpyDeviceToDevice); });
+  std::printf("cudaMemcpy again: %.1f us\n", b.copy_us);
+  (void)which;
+  CHECK(cudaDeviceSynchronize());
+}
