@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <utility>
 #include <type_traits>
 #include <cmath>
 #include <cstdint>
@@ -51,28 +52,6 @@ template <int MW, int CW, int PX, int S, int D> struct Strip {
   static constexpr int threads = (CW + 1) * 32;
   static constexpr std::size_t shared = std::size_t{D + 1} * stride * 4; // and a zero stage
 };
-
-// One input row (its window `w`, w[0] the float 4 h4 - halo left of the thread's first pixel's
-// first tap) applied to the open rows: slot j from slot j - 1; Edge: only slots lo .. hi (the
-// strip's first and last rows, whose other slots are rows outside the strip).
-template <int MW, int K, bool Edge, class Tp>
-__device__ __forceinline__ void apply_row(float (&acc)[MW][K], const float* w, const Tp& m,
-                                          int lo = 0, int hi = MW - 1) {
-  constexpr int d = 4 - MW / 2;
-#pragma unroll
-  for (int j = MW - 1; j >= 0; --j) {
-    if (Edge && (j < lo || j > hi))
-      continue;
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      float s = j == 0 ? 0.0f : acc[j - 1][k];
-#pragma unroll
-      for (int i = 0; i < MW; ++i)
-        s = __fmaf_rn(m.w[j * MW + i], w[d + k + i], s);
-      acc[j][k] = s;
-    }
-  }
-}
 
 // Taps: RegTaps loads the mask into registers once (FFMA on registers alone); otherwise the
 // FMAs take them from the parameter bank.
@@ -206,10 +185,10 @@ __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
       load(r, win);
     }
     if constexpr (RegTaps)
-      apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), taps,
+      ladder::conv_detail::strip_apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), taps,
                              max(0, r - out_rows + 1), min(MW - 1, r));
     else // the taps straight from the parameter bank, as FFMA operands
-      apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), mask,
+      ladder::conv_detail::strip_apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), mask,
                              max(0, r - out_rows + 1), min(MW - 1, r));
     release();
     if (active && r >= MW - 1)
@@ -321,7 +300,7 @@ __global__ void __launch_bounds__(WARPS * 32, MinBlocks)
 #pragma unroll
     for (int v = 0; v < PX + 2; ++v)
       win[v] = p[v];
-    apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), mask,
+    ladder::conv_detail::strip_apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), mask,
                            max(0, r - out_rows + 1), min(MW - 1, r));
     if (own && r >= MW - 1)
 #pragma unroll
@@ -454,17 +433,12 @@ template <int MW> struct Case {
   std::vector<float> expect;
 };
 
-template <int MW, int CW, int PX, int S, int D, int MinBlocks, bool Ahead, bool RegTaps = false>
-void run(Bench& b, const Case<MW>& c, const char* note = "") {
-  using St = Strip<MW, CW, PX, S, D>;
-  auto kernel = strip_conv<MW, CW, PX, S, D, MinBlocks, Ahead, RegTaps>;
-  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             static_cast<int>(St::shared)));
-  dim3 grid((N + St::cols - 1) / St::cols, (N + S - 1) / S);
-  const auto launch = [&] {
-    kernel<<<grid, St::threads, St::shared>>>(b.in, b.out, N, N, N, c.mask, c.device_mask);
-  };
-  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4)); // poison: NaN
+
+// Poisons the output, runs `launch` once, compares every output bit for bit with `expect` and,
+// if all match, times it; prints `label` with the time and the ratio to the copy.
+template <class Launch>
+void check_and_time(Bench& b, const std::vector<float>& expect, Launch&& launch, const std::string& label) {
+  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4)); // NaN
   launch();
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
@@ -472,57 +446,25 @@ void run(Bench& b, const Case<MW>& c, const char* note = "") {
   CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
   std::size_t bad = 0;
   for (std::size_t i = 0; i < got.size(); ++i)
-    bad += std::memcmp(&got[i], &c.expect[i], 4) != 0;
-  cudaFuncAttributes attr{};
-  CHECK(cudaFuncGetAttributes(&attr, kernel));
-  int blocks = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, St::threads, St::shared));
+    bad += std::memcmp(&got[i], &expect[i], 4) != 0;
   const float us = bad ? 0.0f : time_it(launch);
-  std::printf("MW %d  CW %d PX %d S %4d D %2d min %d ahead %d regtaps %d  regs %3d blocks/SM %d  grid %4u  "
-              "%s  %7.1f us  x copy %.3f %s\n",
-              MW, CW, PX, S, D, MinBlocks, int(Ahead), int(RegTaps), attr.numRegs, blocks, grid.x * grid.y,
-              bad ? "WRONG" : "ok   ", us, us / b.copy_us, note);
+  std::printf("%s  %s  %7.1f us  x copy %.3f\n", label.c_str(), bad ? "WRONG" : "ok   ", us, us / b.copy_us);
   if (bad)
     std::printf("   %zu of %zu outputs differ\n", bad, got.size());
   std::fflush(stdout);
 }
 
-template <int MW, int WARPS, int PX, int S, int D, int MinBlocks>
-void run_warp(Bench& b, const Case<MW>& c) {
-  constexpr int stage4 = WarpStrip<PX>::stage4;
-  constexpr std::size_t shared = std::size_t(stage4) * (1 + WARPS * D) * 16;
-  auto kernel = warp_strip_conv<MW, WARPS, PX, S, D, MinBlocks>;
-  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-  constexpr int cols = WARPS * 32 * 4 * PX;
-  dim3 grid((N + cols - 1) / cols, (N + S - 1) / S);
-  const auto launch = [&] { kernel<<<grid, WARPS * 32, shared>>>(b.in, b.out, N, N, N, c.mask); };
-  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
-  launch();
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> got(std::size_t(N) * N);
-  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    bad += std::memcmp(&got[i], &c.expect[i], 4) != 0;
+template <class Kernel> int regs_of(Kernel kernel) {
   cudaFuncAttributes attr{};
   CHECK(cudaFuncGetAttributes(&attr, kernel));
-  int blocks = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, WARPS * 32, shared));
-  const float us = bad ? 0.0f : time_it(launch);
-  std::printf("warp strips MW %d  warps %d PX %d S %4d D %2d min %d  regs %3d blocks/SM %2d (%2d warps) "
-              "grid %5u  %s  %7.1f us  x copy %.3f\n",
-              MW, WARPS, PX, S, D, MinBlocks, attr.numRegs, blocks, blocks * WARPS,
-              grid.x * grid.y, bad ? "WRONG" : "ok   ", us, us / b.copy_us);
-  if (bad)
-    std::printf("   %zu of %zu outputs differ\n", bad, got.size());
-  std::fflush(stdout);
+  return attr.numRegs;
 }
 
-template <int MW, int KV, int RY, int MinBlocks, int Ahead, bool OwnToo>
-void run_wide(Bench& b, const Case<MW>& c) {
+// The zero-border image arguments and the mask's parameter of the library's kernels.
+template <int MW>
+std::pair<ladder::conv_detail::ImageArgs, ladder::conv_detail::MaskParam> library_args(const Bench& b,
+                                                                                     const Case<MW>& c) {
   namespace cd = ladder::conv_detail;
-  using W = cd::Wide2d<MW, KV, RY>;
   cd::ImageArgs a;
   a.in = reinterpret_cast<const unsigned char*>(b.in);
   a.out = reinterpret_cast<unsigned char*>(b.out);
@@ -533,28 +475,60 @@ void run_wide(Bench& b, const Case<MW>& c) {
   for (int i = 0; i < MW * MW; ++i)
     m.w[i] = c.mask.w[i];
   m.width = m.height = MW;
+  return {a, m};
+}
+
+template <class Kernel> int blocks_per_sm(Kernel kernel, int threads, std::size_t shared) {
+  int blocks = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared));
+  return blocks;
+}
+
+template <int MW, int CW, int PX, int S, int D, int MinBlocks, bool Ahead, bool RegTaps = false>
+void run(Bench& b, const Case<MW>& c) {
+  using St = Strip<MW, CW, PX, S, D>;
+  auto kernel = strip_conv<MW, CW, PX, S, D, MinBlocks, Ahead, RegTaps>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(St::shared)));
+  dim3 grid((N + St::cols - 1) / St::cols, (N + S - 1) / S);
+  char label[200];
+  std::snprintf(label, sizeof label,
+                "MW %d  CW %d PX %d S %4d D %2d min %d ahead %d regtaps %d  regs %3d blocks/SM %d  grid %4u",
+                MW, CW, PX, S, D, MinBlocks, int(Ahead), int(RegTaps), regs_of(kernel),
+                blocks_per_sm(kernel, St::threads, St::shared), grid.x * grid.y);
+  check_and_time(b, c.expect, [&] {
+    kernel<<<grid, St::threads, St::shared>>>(b.in, b.out, N, N, N, c.mask, c.device_mask);
+  }, label);
+}
+
+template <int MW, int WARPS, int PX, int S, int D, int MinBlocks>
+void run_warp(Bench& b, const Case<MW>& c) {
+  constexpr int stage4 = WarpStrip<PX>::stage4;
+  constexpr std::size_t shared = std::size_t(stage4) * (1 + WARPS * D) * 16;
+  auto kernel = warp_strip_conv<MW, WARPS, PX, S, D, MinBlocks>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  constexpr int cols = WARPS * 32 * 4 * PX;
+  dim3 grid((N + cols - 1) / cols, (N + S - 1) / S);
+  const int blocks = blocks_per_sm(kernel, WARPS * 32, shared);
+  char label[200];
+  std::snprintf(label, sizeof label,
+                "warp strips MW %d  warps %d PX %d S %4d D %2d min %d  regs %3d blocks/SM %2d (%2d warps) grid %5u",
+                MW, WARPS, PX, S, D, MinBlocks, regs_of(kernel), blocks, blocks * WARPS, grid.x * grid.y);
+  check_and_time(b, c.expect, [&] { kernel<<<grid, WARPS * 32, shared>>>(b.in, b.out, N, N, N, c.mask); },
+                 label);
+}
+
+template <int MW, int KV, int RY, int MinBlocks, int Ahead, bool OwnToo>
+void run_wide(Bench& b, const Case<MW>& c) {
+  using W = ladder::conv_detail::Wide2d<MW, KV, RY>;
+  const auto [a, m] = library_args(b, c);
   auto kernel = wide_ahead<MW, KV, RY, MinBlocks, Ahead, OwnToo>;
   dim3 grid((N + W::tile_w - 1) / W::tile_w, (N + W::tile_h - 1) / W::tile_h);
-  const auto launch = [&] { kernel<<<grid, dim3(W::tx, W::ty)>>>(a, m); };
-  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
-  launch();
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> got(std::size_t(N) * N);
-  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    bad += std::memcmp(&got[i], &c.expect[i], 4) != 0;
-  cudaFuncAttributes attr{};
-  CHECK(cudaFuncGetAttributes(&attr, kernel));
-  const float us = bad ? 0.0f : time_it(launch);
-  std::printf("wide tile MW %d  %d x %d a thread, min %d, L2 %d tiles ahead, own rows %d  regs %3d  "
-              "%s  %7.1f us  x copy %.3f\n",
-              MW, 4 * KV, RY, MinBlocks, Ahead, int(OwnToo), attr.numRegs, bad ? "WRONG" : "ok   ",
-              us, us / b.copy_us);
-  if (bad)
-    std::printf("   %zu of %zu outputs differ\n", bad, got.size());
-  std::fflush(stdout);
+  char label[200];
+  std::snprintf(label, sizeof label,
+                "wide tile MW %d  %d x %d a thread, min %d, L2 %d tiles ahead, own rows %d  regs %3d", MW,
+                4 * KV, RY, MinBlocks, Ahead, int(OwnToo), regs_of(kernel));
+  check_and_time(b, c.expect, [&, a = a, m = m] { kernel<<<grid, dim3(W::tx, W::ty)>>>(a, m); }, label);
 }
 
 template <int S, int R> void run_copy(Bench& b) {
@@ -570,38 +544,18 @@ template <int S, int R> void run_copy(Bench& b) {
   std::fflush(stdout);
 }
 
+// The lab's rung (convolution/strip.cuh), through its launcher.
 template <int MW, int CW, int PX, int S, int D, int MinBlocks>
-void run_lib(Bench& b, const Case<MW>& c, ladder::Border border = ladder::Border::zero) {
+void run_lib(Bench& b, const Case<MW>& c) {
   namespace cd = ladder::conv_detail;
-  cd::ImageArgs a;
-  a.in = reinterpret_cast<const unsigned char*>(b.in);
-  a.out = reinterpret_cast<unsigned char*>(b.out);
-  a.in_pitch = a.out_pitch = std::int64_t(N) * 4;
-  a.width = a.height = N;
-  a.border = border;
-  cd::MaskParam m{};
-  for (int i = 0; i < MW * MW; ++i)
-    m.w[i] = c.mask.w[i];
-  m.width = m.height = MW;
-  const auto launch = [&] { cd::launch_strips_2d<MW, CW, PX, S, D, MinBlocks>(a, m, nullptr); };
-  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
-  launch();
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> got(std::size_t(N) * N);
-  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    bad += std::memcmp(&got[i], &c.expect[i], 4) != 0;
-  cudaFuncAttributes attr{};
-  CHECK(cudaFuncGetAttributes(&attr, cd::convolve_strips_2d<MW, CW, PX, S, D, MinBlocks>));
-  int blocks = 0;
   using St = cd::Strips2d<MW, CW, PX, S, D>;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, cd::convolve_strips_2d<MW, CW, PX, S, D, MinBlocks>, St::threads, St::shared));
-  const float us = bad && border == ladder::Border::zero ? 0.0f : time_it(launch);
-  std::printf("library strips MW %d CW %d PX %d S %d D %d min %d border %d regs %d blocks/SM %d %s %7.1f us x copy %.3f\n",
-              MW, CW, PX, S, D, MinBlocks, int(border), attr.numRegs, blocks,
-              bad ? (border == ladder::Border::zero ? "WRONG" : "(other border)") : "ok", us, us / b.copy_us);
-  std::fflush(stdout);
+  const auto [a, m] = library_args(b, c);
+  auto kernel = cd::convolve_strips_2d<MW, CW, PX, S, D, MinBlocks>;
+  char label[200];
+  std::snprintf(label, sizeof label, "rung strips MW %d CW %d PX %d S %d D %d min %d regs %d blocks/SM %d", MW,
+                CW, PX, S, D, MinBlocks, regs_of(kernel), blocks_per_sm(kernel, St::threads, St::shared));
+  check_and_time(b, c.expect, [&, a = a, m = m] { cd::launch_strips_2d<MW, CW, PX, S, D, MinBlocks>(a, m, nullptr); },
+                 label);
 }
 
 template <int MW> Case<MW> make_case(const Bench& b, unsigned seed) {

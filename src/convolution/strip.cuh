@@ -59,9 +59,10 @@ template <int MW, int CW, int PX, int S, int D> struct Strips2d {
 // One input row (`w`: the thread's window, w[0] the float 4 left of its first pixel) applied to
 // the open rows, slot j from slot j - 1; Edge: only slots lo .. hi (at the strip's first and last
 // rows the other slots hold rows outside it).
-template <int MW, int K, bool Edge>
+// (Taps: anything with the taps in .w, row by row: MaskParam, or a tool's own mask.)
+template <int MW, int K, bool Edge, class Taps>
 __device__ __forceinline__ void strip_apply_row(float (&acc)[MW][K], const float* w,
-                                                const MaskParam& mask, int lo, int hi) {
+                                                const Taps& mask, int lo, int hi) {
   constexpr int d = 4 - MW / 2;
 #pragma unroll
   for (int j = MW - 1; j >= 0; --j) {

@@ -28,6 +28,16 @@ using namespace conv_harness;
 // window and shorter than the mask, 1 x 1. With Bulk, the 600 x 300 and 1100 x 150 images hold
 // blocks whose stage lies inside (staged) beside edge blocks (the registers' path); the pointer 4
 // bytes off stages none.
+// launch(std::integral_constant<int, MW>{}, s) for a mask width MW of 3, 5, 7 or 9.
+template <class Launch> void with_mask_width(int mw, Launch& launch, cudaStream_t s) {
+  switch (mw) {
+  case 3: return launch(std::integral_constant<int, 3>{}, s);
+  case 5: return launch(std::integral_constant<int, 5>{}, s);
+  case 7: return launch(std::integral_constant<int, 7>{}, s);
+  default: return launch(std::integral_constant<int, 9>{}, s);
+  }
+}
+
 // How wide_cases runs the wide tile: from L1, staged by bulk copies a row, or in persistent
 // blocks through a ring of stages that tensor copies fill.
 enum class WideRun { global, bulk, ring2, ring3, ring1 };
@@ -64,14 +74,7 @@ void wide_cases(std::mt19937& rng) {
                                                                    : 3,
                                            MinBlocks>(a, mask, s);
       };
-      const auto got = h.run([&](cudaStream_t s) {
-        switch (c.mw) {
-        case 3: return launch(std::integral_constant<int, 3>{}, s);
-        case 5: return launch(std::integral_constant<int, 5>{}, s);
-        case 7: return launch(std::integral_constant<int, 7>{}, s);
-        default: return launch(std::integral_constant<int, 9>{}, s);
-        }
-      });
+      const auto got = h.run([&](cudaStream_t s) { with_mask_width(c.mw, launch, s); });
       EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
           << h.label() << " " << 4 * KV << " pixels x " << RY << " rows a thread"
           << (Run == WideRun::bulk   ? ", bulk-staged "
@@ -106,7 +109,7 @@ TEST(ConvolutionWide, RingOfTensorCopiesEveryBorderWidthPitchAndAlignment) {
 }
 
 // The window streamed down strips from a ring of bulk-copied rows (convolution/strip.cuh), at the
-// library's shape and with short strips and a short ring (the stages' phases wrap many times):
+// rung's shape (StripShape) and with short strips and a short ring (the stages' phases wrap many times):
 // rows 16-byte aligned (what the kernel takes), widths that end inside a thread's pixels or
 // inside the last float4, images narrower than a float4, shorter than the mask, several strips
 // and several blocks of rows, padded pitches and an offset start; every border.
@@ -139,18 +142,11 @@ void strips_cases(std::mt19937& rng) {
         if (ran)
           conv_detail::launch_strips_2d<MW, cw, px, rows, stages, min_blocks>(a, mask, s);
       };
-      const auto got = h.run([&](cudaStream_t s) {
-        switch (c.mw) {
-        case 3: return launch(std::integral_constant<int, 3>{}, s);
-        case 5: return launch(std::integral_constant<int, 5>{}, s);
-        case 7: return launch(std::integral_constant<int, 7>{}, s);
-        default: return launch(std::integral_constant<int, 9>{}, s);
-        }
-      });
+      const auto got = h.run([&](cudaStream_t s) { with_mask_width(c.mw, launch, s); });
       if (!ran)
         GTEST_SKIP() << "the streamed strips need sm_90's bulk copies";
       EXPECT_EQ(lab::convolution::compare_images<float>(got, h.expected(border), c.width, 0.0), "")
-          << h.label() << " strips" << (Library ? " (the library's shape)" : "") << " "
+          << h.label() << " strips" << (Library ? " (the rung's shape)" : "") << " "
           << lab::convolution::border_name(border);
     }
 }
