@@ -68,7 +68,7 @@ template <int KV, int RY, int MinBlocks, bool RowLoop, bool PrefetchL2>
 void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
 // The window streamed down strips from a ring of bulk-copied rows (strip.cuh): CW consumer warps
 // of PX float4s a thread, strips of S rows, registers for MinBlocks blocks per SM, or the
-// library's shape per width (CW 0); the wide tile where the strips do not run (rows not 16-byte
+// rung's shape per width (CW 0: StripShape); the wide tile where the strips do not run (rows not 16-byte
 // aligned, below sm_90). Float images of one channel, square masks 3 .. 9 (wide_fit).
 template <int CW, int PX, int S, int MinBlocks>
 void launch_strips_rung(const Buffers2d& b, cudaStream_t stream);

@@ -36,10 +36,11 @@ void launch_strips_rung(const Buffers2d& b, cudaStream_t s) {
   with_wide_rung(b, [&](auto width, const auto& a, const auto& mask) {
     constexpr int MW = decltype(width)::value;
     using Shape = conv_detail::StripShape<MW>;
-    constexpr bool library = CW == 0;
-    constexpr int cw = library ? Shape::consumer_warps : CW, px = library ? Shape::float4s : PX;
-    constexpr int rows = library ? Shape::rows : S, stages = Shape::stages;
-    constexpr int min_blocks = library ? Shape::min_blocks : MinBlocks;
+    constexpr bool rung_shape = CW == 0;
+    constexpr int cw = rung_shape ? Shape::consumer_warps : CW;
+    constexpr int px = rung_shape ? Shape::float4s : PX;
+    constexpr int rows = rung_shape ? Shape::rows : S, stages = Shape::stages;
+    constexpr int min_blocks = rung_shape ? Shape::min_blocks : MinBlocks;
     if (conv_detail::strips_2d_fits<MW, cw, px, rows, stages>(a) &&
         conv_detail::strips_2d_runs_here<MW, cw, px, rows, stages, min_blocks>())
       return conv_detail::launch_strips_2d<MW, cw, px, rows, stages, min_blocks>(a, mask, s);
