@@ -1,17 +1,21 @@
 // Float 2D convolution streamed down strips, and the access shapes around it: the float 7 x 7
-// lead of docs/convolution.md ("Streamed strips"). One tool, four tables, each on an 8192^2
+// lead of docs/convolution.md ("Streamed strips"). One tool, six tables, each on an 8192^2
 // float image against cudaMemcpy of the same bytes, every convolution checked bit for bit
 // against a CPU reference (zero border) before it is timed:
 //
 // - copy:  a plain copy walked down strips of S rows by blocks of 1024 columns;
+// - bands: strip_conv (below) with resident blocks walking short strips in bands of the image;
 // - ring:  strip_conv below, a ring of rows filled by the bulk copy engine (a producer warp, CW
 //          consumer warps with MW open output rows of 4 PX pixels as rolling sums), beside the
 //          library's wide tile and the lab's rung (convolution/strip.cuh);
 // - warp:  warp_strip_conv, each warp its own ring of rows filled by cp.async;
+// - borders: the rung and the wide tile under each border policy, timed (small: checked on small
+//          images, for compute-sanitizer);
 // - ahead: the wide tile asking L2 for the rows of the tiles a few grid rows below.
 //
 // Build: cmake -DLADDER_BUILD_TUNING=ON, target ladder_conv_strips; run it with a table's name
-// (or none: all four).
+// (or none: all but small).
+#include "convolution/reference.hpp"
 #include "convolution/strip.cuh"
 #include "convolution/wide.cuh"
 #include "ladder/detail/bulk_copy.cuh"
@@ -53,36 +57,23 @@ template <int MW, int CW, int PX, int S, int D> struct Strip {
   static constexpr std::size_t shared = std::size_t{D + 1} * stride * 4; // and a zero stage
 };
 
-// Taps: RegTaps loads the mask into registers once (FFMA on registers alone); otherwise the
-// FMAs take them from the parameter bank.
-template <int MW, bool InRegisters> struct Taps {
-  float w[MW * MW];
-  __device__ __forceinline__ Taps(const Mask<MW>&, const float* device_mask) {
-#pragma unroll
-    for (int k = 0; k < MW * MW; ++k)
-      w[k] = __ldg(device_mask + k);
-  }
-};
-template <int MW> struct Taps<MW, false> {
-  const Mask<MW>& m;
-  const float* w;
-  __device__ __forceinline__ Taps(const Mask<MW>& mask, const float*) : m(mask), w(mask.w) {}
-};
-
 // The strips from a ring of bulk-copied rows (zero border; the image's width a multiple of 4, its
-// rows 16-byte aligned). Each block owns CW x 32 x 4 PX output columns and S output rows. A
-// producer warp copies the block's input rows (its columns and 4 halo floats a side), one
-// cp.async.bulk a row, into a ring of D row stages, as far ahead as the ring is free; CW consumer
-// warps walk the rows down. A consumer thread holds MW open output rows of 4 PX pixels: slot j
-// has the sums of mask rows 0 .. j, so each input row turns slot j - 1 into slot j and slot
-// MW - 1 is done and stored. Ahead: the next row's window loaded before this row's FMAs;
-// RegTaps: the taps in registers rather than FFMA operands from the parameter bank (both measured
-// slower at 7 x 7).
-template <int MW, int CW, int PX, int S, int D, int MinBlocks, bool Ahead, bool RegTaps>
+// rows 16-byte aligned). A strip is CW x 32 x 4 PX output columns and S output rows; block b
+// walks strips b, b + G, b + 2G, ... (G the grid, a multiple of the strips across, so a block
+// keeps its columns): G = every strip is a block per strip in raster order; a smaller G keeps the
+// blocks resident and walking short strips together in a band of the image, which a copy streams
+// best (a plain copy walked down strips costs more the more of the image its resident blocks
+// span; the "copy" table). A producer lane copies the block's input rows (its columns and 4 halo
+// floats a side), one cp.async.bulk a row, into a ring of D row stages, as far ahead as the ring
+// is free, from one strip on into the next; CW consumer warps walk the rows down. A consumer
+// thread holds MW open output rows of 4 PX pixels: slot j has the sums of mask rows 0 .. j, so
+// each input row turns slot j - 1 into slot j and slot MW - 1 is done and stored. A strip reads
+// MW - 1 rows more than it writes, and its first and last rows only compute the slots of its own
+// rows: no FMA more than a long strip.
+template <int MW, int CW, int PX, int S, int D, int MinBlocks>
 __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
     strip_conv(const float* __restrict__ in, float* __restrict__ out, int width, int height,
-               std::int64_t pitch, const __grid_constant__ Mask<MW> mask,
-               const float* __restrict__ device_mask) {
+               std::int64_t pitch, const __grid_constant__ Mask<MW> mask) {
   using St = Strip<MW, CW, PX, S, D>;
   constexpr int H = MW / 2;
   constexpr int stage4 = St::stride / 4; // float4s a stage
@@ -91,8 +82,9 @@ __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
   extern __shared__ float4 ring4[];
   float* ring = reinterpret_cast<float*>(ring4);
   __shared__ std::uint64_t full[D], empty[D];
-  const int x0 = blockIdx.x * St::cols;
-  const int y0 = blockIdx.y * S;
+  const int strips_x = (width + St::cols - 1) / St::cols;
+  const int strips = strips_x * ((height + S - 1) / S);
+  const int x0 = static_cast<int>(blockIdx.x) % strips_x * St::cols;
   const bool left_edge = x0 == 0, right_edge = x0 + St::cols + 4 * St::h4 > width;
   for (int i = threadIdx.x; i < stage4; i += blockDim.x)
     ring4[D * stage4 + i] = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -109,8 +101,6 @@ __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
     }
   }
   __syncthreads();
-  const int out_rows = min(S, height - y0);
-  const int rows = out_rows + MW - 1; // input rows y0 - H ..
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (warp == CW) { // the producer
     if (lane != 0)
@@ -119,24 +109,28 @@ __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
     const int c1 = min(x0 + St::cols + 4 * St::h4, width);
     const unsigned bytes = static_cast<unsigned>(c1 - c0) * 4u;
     const int dst_off = c0 - (x0 - 4 * St::h4);
-    const float* src = in + static_cast<std::int64_t>(y0 - H) * pitch + c0;
-    for (int r = 0, s = 0, lap = 0; r < rows; ++r, src += pitch) {
-      if (lap > 0)
-        bulk::wait(&empty[s], (lap - 1) & 1);
-      const int y = y0 - H + r;
-      if (y < 0 || y >= height) {
-        bulk::arrive(&full[s]);
-      } else {
-        bulk::expect_bytes(&full[s], bytes);
-        bulk::copy_counted(ring + s * St::stride + dst_off, src, bytes, &full[s]);
+    int s = 0, lap = 0;
+    for (int strip = blockIdx.x; strip < strips; strip += gridDim.x) {
+      const int y0 = strip / strips_x * S;
+      const int rows = min(S, height - y0) + MW - 1; // input rows y0 - H ..
+      const float* src = in + static_cast<std::int64_t>(y0 - H) * pitch + c0;
+      for (int r = 0; r < rows; ++r, src += pitch) {
+        if (lap > 0)
+          bulk::wait(&empty[s], (lap - 1) & 1);
+        const int y = y0 - H + r;
+        if (y < 0 || y >= height) {
+          bulk::arrive(&full[s]);
+        } else {
+          bulk::expect_bytes(&full[s], bytes);
+          bulk::copy_counted(ring + s * St::stride + dst_off, src, bytes, &full[s]);
+        }
+        if (++s == D)
+          s = 0, ++lap;
       }
-      if (++s == D)
-        s = 0, ++lap;
     }
     return;
   }
   constexpr int K = 4 * PX;
-  const Taps<MW, RegTaps> taps(mask, device_mask);
   const int t = warp * 32 + lane; // consumer thread
   const int x = x0 + t * K;       // its first pixel
   const bool active = x < width;
@@ -149,63 +143,47 @@ __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
   int ls = 0, rs = 0; // the stages of the next row to load and to release
   unsigned phase = 0;  // of the next row to load
   const float4* mine = ring4 + t * PX;
-  const auto load = [&](int r, float4 (&win)[PX + 2]) {
-    bulk::wait(&full[ls], phase);
-    const int y = y0 - H + r;
-    const float4* p = mine + ((y >= 0 && y < height) ? ls : D) * stage4;
-#pragma unroll
-    for (int v = 0; v < PX + 2; ++v)
-      win[v] = p[v];
-    if (++ls == D)
-      ls = 0, phase ^= 1;
-  };
-  const auto release = [&] {
-    __syncwarp();
-    if (lane == 0)
-      bulk::arrive(&empty[rs]);
-    if (++rs == D)
-      rs = 0;
-  };
-  // Ahead: row r + 1's stage is waited for and its window loaded before row r's FMAs.
-  float4 win[PX + 2], next[PX + 2];
-  if (Ahead)
-    load(0, next);
-  float* o = out + static_cast<std::int64_t>(y0 - (MW - 1)) * pitch + x; // input row r's output
-  // Input row r: slot j holds output row r - j of the strip; the first MW - 1 rows and the last
-  // ones only compute the slots of rows inside it.
-  const auto step = [&](int r, auto edge) {
-    constexpr bool Edge = decltype(edge)::value;
-    if (Ahead) {
+  for (int strip = blockIdx.x; strip < strips; strip += gridDim.x) {
+    const int y0 = strip / strips_x * S;
+    const int out_rows = min(S, height - y0);
+    const int rows = out_rows + MW - 1;
+    float* o = out + static_cast<std::int64_t>(y0 - (MW - 1)) * pitch + x; // input row r's output
+    // Input row r: slot j holds output row r - j of the strip; the first MW - 1 rows and the last
+    // ones only compute the slots of rows inside it.
+    const auto step = [&](int r, auto edge) {
+      constexpr bool Edge = decltype(edge)::value;
+      bulk::wait(&full[ls], phase);
+      const int y = y0 - H + r;
+      const float4* p = mine + ((y >= 0 && y < height) ? ls : D) * stage4;
+      float4 win[PX + 2];
 #pragma unroll
       for (int v = 0; v < PX + 2; ++v)
-        win[v] = next[v];
-      if (r + 1 < rows)
-        load(r + 1, next);
-    } else {
-      load(r, win);
-    }
-    if constexpr (RegTaps)
-      ladder::conv_detail::strip_apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), taps,
-                             max(0, r - out_rows + 1), min(MW - 1, r));
-    else // the taps straight from the parameter bank, as FFMA operands
+        win[v] = p[v];
+      if (++ls == D)
+        ls = 0, phase ^= 1;
       ladder::conv_detail::strip_apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), mask,
-                             max(0, r - out_rows + 1), min(MW - 1, r));
-    release();
-    if (active && r >= MW - 1)
+                                                        max(0, r - out_rows + 1), min(MW - 1, r));
+      __syncwarp(); // every lane's FMAs have their window: the stage can go back
+      if (lane == 0)
+        bulk::arrive(&empty[rs]);
+      if (++rs == D)
+        rs = 0;
+      if (active && r >= MW - 1)
 #pragma unroll
-      for (int v = 0; v < PX; ++v)
-        reinterpret_cast<float4*>(o + r * pitch)[v] =
-            make_float4(acc[MW - 1][4 * v], acc[MW - 1][4 * v + 1], acc[MW - 1][4 * v + 2],
-                        acc[MW - 1][4 * v + 3]);
-  };
-  int r = 0;
-  for (; r < MW - 1 && r < rows; ++r)
-    step(r, std::true_type{});
+        for (int v = 0; v < PX; ++v)
+          reinterpret_cast<float4*>(o + r * pitch)[v] =
+              make_float4(acc[MW - 1][4 * v], acc[MW - 1][4 * v + 1], acc[MW - 1][4 * v + 2],
+                          acc[MW - 1][4 * v + 3]);
+    };
+    int r = 0;
+    for (; r < MW - 1 && r < rows; ++r)
+      step(r, std::true_type{});
 #pragma unroll 1
-  for (; r < out_rows; ++r)
-    step(r, std::false_type{});
-  for (; r < rows; ++r)
-    step(r, std::true_type{});
+    for (; r < out_rows; ++r)
+      step(r, std::false_type{});
+    for (; r < rows; ++r)
+      step(r, std::true_type{});
+  }
 }
 
 
@@ -429,7 +407,6 @@ struct Bench {
 
 template <int MW> struct Case {
   Mask<MW> mask;
-  float* device_mask = nullptr;
   std::vector<float> expect;
 };
 
@@ -484,20 +461,28 @@ template <class Kernel> int blocks_per_sm(Kernel kernel, int threads, std::size_
   return blocks;
 }
 
-template <int MW, int CW, int PX, int S, int D, int MinBlocks, bool Ahead, bool RegTaps = false>
-void run(Bench& b, const Case<MW>& c) {
+// Resident 0: a block a strip, in raster order; otherwise `resident` blocks an SM (as many as
+// the SMs hold, rounded down to whole rows of strips) walk the strips in bands.
+template <int MW, int CW, int PX, int S, int D, int MinBlocks>
+void run(Bench& b, const Case<MW>& c, int resident = 0) {
   using St = Strip<MW, CW, PX, S, D>;
-  auto kernel = strip_conv<MW, CW, PX, S, D, MinBlocks, Ahead, RegTaps>;
+  auto kernel = strip_conv<MW, CW, PX, S, D, MinBlocks>;
   CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              static_cast<int>(St::shared)));
-  dim3 grid((N + St::cols - 1) / St::cols, (N + S - 1) / S);
+  const int strips_x = (N + St::cols - 1) / St::cols, strips = strips_x * ((N + S - 1) / S);
+  const int fits = blocks_per_sm(kernel, St::threads, St::shared);
+  int grid = strips;
+  if (resident > 0) {
+    int sms = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    grid = std::min(strips, std::min(resident, fits) * sms / strips_x * strips_x);
+  }
   char label[200];
   std::snprintf(label, sizeof label,
-                "MW %d  CW %d PX %d S %4d D %2d min %d ahead %d regtaps %d  regs %3d blocks/SM %d  grid %4u",
-                MW, CW, PX, S, D, MinBlocks, int(Ahead), int(RegTaps), regs_of(kernel),
-                blocks_per_sm(kernel, St::threads, St::shared), grid.x * grid.y);
+                "MW %d  CW %d PX %d S %4d D %2d min %d  regs %3d blocks/SM %d  grid %5d (%s)", MW, CW, PX, S,
+                D, MinBlocks, regs_of(kernel), fits, grid, resident > 0 ? "bands" : "a block a strip");
   check_and_time(b, c.expect, [&] {
-    kernel<<<grid, St::threads, St::shared>>>(b.in, b.out, N, N, N, c.mask, c.device_mask);
+    kernel<<<grid, St::threads, St::shared>>>(b.in, b.out, N, N, N, c.mask);
   }, label);
 }
 
@@ -558,6 +543,83 @@ void run_lib(Bench& b, const Case<MW>& c) {
                  label);
 }
 
+// The rung (strips) and the library's wide tile under each border policy, timed only (the zero
+// border's outputs are checked in the ring table): each launch timed alone, and 20 launched back
+// to back between two events.
+template <int MW, int CW, int PX, int S, int D, int MinBlocks>
+void run_borders(Bench& b, const Case<MW>& c) {
+  namespace cd = ladder::conv_detail;
+  using Wide = cd::WideShape<MW>;
+  for (const auto border : {ladder::Border::zero, ladder::Border::clamp, ladder::Border::reflect,
+                            ladder::Border::wrap}) {
+    auto [a, m] = library_args(b, c);
+    a.border = border;
+    const auto strips = [&, a = a, m = m] { cd::launch_strips_2d<MW, CW, PX, S, D, MinBlocks>(a, m, nullptr); };
+    const auto wide = [&, a = a, m = m] {
+      cd::launch_wide_2d<MW, Wide::kv, Wide::ry, Wide::min_blocks, Wide::row_loop, Wide::prefetch_l2>(a, m, nullptr);
+    };
+    const auto batch = [](auto f) { return [f] { for (int i = 0; i < 20; ++i) f(); }; };
+    const float ts = time_it(strips), tw = time_it(wide);
+    const float bs = time_it(batch(strips), 5) / 20, bw = time_it(batch(wide), 5) / 20;
+    std::printf("border %d  strips %6.1f us (%.3f)  wide %6.1f us (%.3f)  | back to back: strips %6.1f  wide %6.1f\n",
+                int(border), ts, ts / b.copy_us, tw, tw / b.copy_us, bs, bw);
+    std::fflush(stdout);
+  }
+}
+
+// The rung (StripShape's shape) under every border on small awkward images, checked bit for bit
+// against the lab's CPU reference: short enough to run under compute-sanitizer.
+void run_borders_small() {
+  namespace cd = ladder::conv_detail;
+  using Sh = cd::StripShape<7>;
+  const int shapes[][2] = {{1030, 70}, {2050, 40}, {8, 9}, {1024, 300}, {3, 20}, {2049, 251}};
+  for (const auto [w, h] : shapes)
+    for (const auto border : {ladder::Border::zero, ladder::Border::clamp, ladder::Border::reflect,
+                              ladder::Border::wrap}) {
+      const std::int64_t pitch = (w + 7) / 4 * 4 + 4; // floats, rows 16-byte aligned, padded
+      std::vector<float> in(pitch * h), out(pitch * h, 0.0f), got(pitch * h);
+      unsigned st = 99u + w * 7u + h;
+      for (auto& v : in) {
+        st = st * 1664525u + 1013904223u;
+        v = static_cast<float>(st >> 8) / 16777216.0f * 2.0f - 1.0f;
+      }
+      std::vector<float> mask(49);
+      for (auto& v : mask) {
+        st = st * 1664525u + 1013904223u;
+        v = (static_cast<float>(st >> 8) / 16777216.0f * 2.0f - 1.0f) / 49.0f;
+      }
+      namespace lc = ladder::lab::convolution;
+      lc::cpu_convolve2d<float>({in.data(), pitch, w, h, 1}, {out.data(), pitch, w, h, 1}, mask, 7, 7, border);
+      float *din, *dout;
+      CHECK(cudaMalloc(&din, in.size() * 4));
+      CHECK(cudaMalloc(&dout, in.size() * 4));
+      CHECK(cudaMemcpy(din, in.data(), in.size() * 4, cudaMemcpyHostToDevice));
+      CHECK(cudaMemset(dout, 0xFF, in.size() * 4));
+      cd::ImageArgs a;
+      a.in = reinterpret_cast<const unsigned char*>(din);
+      a.out = reinterpret_cast<unsigned char*>(dout);
+      a.in_pitch = a.out_pitch = pitch * 4;
+      a.width = w;
+      a.height = h;
+      a.border = border;
+      cd::MaskParam m{};
+      for (int i = 0; i < 49; ++i)
+        m.w[i] = mask[i];
+      m.width = m.height = 7;
+      cd::launch_strips_2d<7, Sh::consumer_warps, Sh::float4s, Sh::rows, Sh::stages, Sh::min_blocks>(a, m, nullptr);
+      CHECK(cudaDeviceSynchronize());
+      CHECK(cudaMemcpy(got.data(), dout, got.size() * 4, cudaMemcpyDeviceToHost));
+      std::size_t bad = 0;
+      for (std::int64_t y = 0; y < h; ++y)
+        for (std::int64_t x = 0; x < w; ++x)
+          bad += std::memcmp(&got[y * pitch + x], &out[y * pitch + x], 4) != 0;
+      std::printf("rung 7 x 7 %5d x %4d border %d: %s (%zu of %lld differ)\n", w, h, int(border),
+                  bad ? "WRONG" : "ok", bad, static_cast<long long>(w) * h);
+      CHECK(cudaFree(din));
+      CHECK(cudaFree(dout));
+    }
+}
+
 template <int MW> Case<MW> make_case(const Bench& b, unsigned seed) {
   Case<MW> c;
   unsigned st = seed;
@@ -566,12 +628,14 @@ template <int MW> Case<MW> make_case(const Bench& b, unsigned seed) {
     c.mask.w[i] = (static_cast<float>(st >> 8) / 16777216.0f * 2.0f - 1.0f) / (MW * MW);
   }
   c.expect = cpu_conv<MW>(b.host_in, c.mask);
-  CHECK(cudaMalloc(&c.device_mask, sizeof(c.mask)));
-  CHECK(cudaMemcpy(c.device_mask, c.mask.w, sizeof(c.mask), cudaMemcpyHostToDevice));
   return c;
 }
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "small") == 0) { // the rung's borders on small images only
+    run_borders_small();
+    return 0;
+  }
   const std::size_t bytes = std::size_t(N) * N * 4;
   Bench b;
   CHECK(cudaMalloc(&b.in, bytes));
@@ -608,17 +672,44 @@ int main(int argc, char** argv) {
   }
   if (table("ring")) { // the ring of bulk-copied rows, beside the wide tile
     const auto c3 = make_case<3>(b, 333);
-    run<3, 8, 1, 248, 8, 3, false>(b, c3);
-    run<3, 8, 1, 64, 8, 3, false>(b, c3);
+    run<3, 8, 1, 248, 8, 3>(b, c3);
+    run<3, 8, 1, 64, 8, 3>(b, c3);
     const auto c7 = make_case<7>(b, 777);
     run_wide<7, 1, 8, 3, 0, true>(b, c7);
-    run<7, 4, 2, 248, 8, 2, false>(b, c7);
-    run<7, 4, 2, 128, 8, 2, false>(b, c7);
-    run<7, 4, 2, 64, 8, 2, false>(b, c7);
-    run<7, 8, 2, 248, 8, 1, false>(b, c7);
-    run<7, 8, 1, 248, 8, 3, false>(b, c7);
-    run<7, 4, 2, 16, 22, 2, false>(b, c7); // short strips, every row asked for at the start
-    run_lib<7, 4, 2, 248, 8, 4>(b, c7);    // the lab's rung (strip.cuh)
+    run<7, 4, 2, 248, 8, 2>(b, c7);
+    run<7, 4, 2, 128, 8, 2>(b, c7);
+    run<7, 4, 2, 64, 8, 2>(b, c7);
+    run<7, 8, 2, 248, 8, 1>(b, c7);
+    run<7, 8, 1, 248, 8, 3>(b, c7);
+    run<7, 4, 2, 16, 22, 2>(b, c7); // short strips, every row asked for at the start
+    run_lib<7, 4, 2, 248, 8, 3>(b, c7);    // the lab's rung (strip.cuh)
+  }
+  if (table("bands")) { // resident blocks walking short strips together, beside long strips
+    const auto c3 = make_case<3>(b, 333);
+    run<3, 8, 1, 248, 8, 3>(b, c3);
+    run<3, 8, 1, 31, 8, 3>(b, c3, 2);
+    run<3, 8, 1, 31, 8, 3>(b, c3, 4);
+    run<3, 8, 1, 62, 8, 3>(b, c3, 4);
+    const auto c7 = make_case<7>(b, 777);
+    run_wide<7, 1, 8, 3, 0, true>(b, c7);
+    run<7, 4, 2, 248, 8, 4>(b, c7);
+    run<7, 4, 2, 248, 8, 4>(b, c7, 2);
+    run<7, 4, 2, 124, 8, 4>(b, c7, 2);
+    run<7, 4, 2, 62, 8, 4>(b, c7, 2);
+    run<7, 4, 2, 31, 8, 4>(b, c7, 2);
+    run<7, 4, 2, 62, 8, 4>(b, c7, 4);
+    run<7, 4, 2, 31, 8, 4>(b, c7, 4);
+    run<7, 4, 2, 15, 8, 4>(b, c7, 4);
+    run<7, 4, 2, 31, 6, 4>(b, c7, 4);
+    run<7, 4, 2, 31, 12, 4>(b, c7, 3);
+    run<7, 4, 2, 31, 8, 4>(b, c7, 3);
+    run<7, 8, 2, 31, 8, 2>(b, c7, 2);
+    run<7, 8, 1, 31, 8, 3>(b, c7, 3);
+  }
+  if (table("borders")) {
+    const auto c7 = make_case<7>(b, 777);
+    run_lib<7, 4, 2, 248, 8, 3>(b, c7);
+    run_borders<7, 4, 2, 248, 8, 3>(b, c7);
   }
   if (table("warp")) { // each warp its own ring, filled by cp.async
     const auto c3 = make_case<3>(b, 333);

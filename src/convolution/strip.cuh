@@ -1,9 +1,9 @@
 // 2D, float, one channel: the window streamed down tall strips from a ring of rows that the bulk
-// copy engine fills (sm_90). The lab's rung streamed_strips (variants_wide.cu); a candidate for
-// the library at 7 x 7 that ladder run has not yet timed in its final form (docs/convolution.md,
-// "Streamed strips").
+// copy engine fills (sm_90). The lab's rung streamed_strips (variants_wide.cu); measured 1-3%
+// slower than the wide tile at 7 x 7 (docs/convolution.md, "Streamed strips"), so the library
+// keeps the wide tile.
 //
-// A block owns CW x 32 x 4 PX output columns and S output rows. Its last warp's first lane is the
+// A block owns CW x 32 x 4 PX output columns and S output rows. The first lane of warp CW is the
 // producer: it copies the block's input rows (its columns and one float4 of halo a side, as far as
 // they lie inside the image), one cp.async.bulk a row, into a ring of D row stages, as far ahead
 // as the ring is free, each row announced on its stage's `full` mbarrier. The CW consumer warps
@@ -11,7 +11,8 @@
 // slot j holds the sums of mask rows 0 .. j, so each input row turns slot j - 1 into slot j
 // (nothing moves between registers), and slot MW - 1 is finished and stored. The sums run mask
 // rows in order and taps left to right, as every other path: bit for bit the same outputs. A
-// warp hands a stage back (its `empty` mbarrier) only after the FMAs that used it.
+// thread hands a stage back (its `empty` mbarrier) only after the FMAs that used it, its reads
+// fenced before the bulk copy that refills the stage.
 //
 // Why: what holds the wide tile (wide.cuh) at 7 x 7 is its loads' wait with the few rows its
 // registers keep in flight; here the rows in flight are bound by the ring, each input row is read
@@ -23,13 +24,16 @@
 //
 // Borders: rows outside the image are mapped through the border policy by the producer (a zero
 // row: the ring's last stage, all zeros, read instead). In the blocks at the image's left and
-// right edges the producer warp's other lanes fill each landed row's floats outside the copied
-// columns (the halo past the edge, the last partial float4 of a width not a multiple of 4)
-// through the policy, from the stage where the column was copied, else from global memory,
-// before the consumers take the row: every consumer thread reads its window as PX + 2 16-byte
-// shared loads, and no consumer warp waits on a gather (a first build gathered in the consumer
-// threads at the edges, and the edge blocks, whose rows the slowest warp paces, ran the kernel
-// 3x slower).
+// right edges a filler warp fills each landed row's floats outside the copied columns (the halo
+// past the edge, the last partial float4 of a width not a multiple of 4) through the policy,
+// from the stage where the column was copied, else from global memory, before the consumers
+// take the row: every consumer thread reads its window as PX + 2 16-byte shared loads. Three
+// earlier builds ran 1.5x to 3x slower, each paced by its edge blocks: one gathered the edge
+// windows in the consumer threads; one had the producer lane wait on one barrier while the other
+// lanes of its warp waited on another (divergent waits in one warp stall each other); one made
+// that warp fill a few rows behind its copies, which tied the consumer warps to the slowest
+// (likely; not measured on its own). Where the halo is zeros in every row (zero border, a width
+// of whole float4s) the filler is left out: even a filler warp cost the edge blocks 8%.
 #pragma once
 
 #include "convolution/window.cuh"
@@ -52,7 +56,7 @@ template <int MW, int CW, int PX, int S, int D> struct Strips2d {
   static constexpr int k = 4 * PX;              // pixels a thread
   static constexpr int cols = CW * 32 * k;      // output columns a block
   static constexpr int stride = cols + 8;       // floats a stage row: a float4 of halo a side
-  static constexpr int threads = (CW + 1) * 32; // and the producer warp
+  static constexpr int threads = (CW + 2) * 32; // and the producer and filler warps
   static constexpr std::size_t shared = std::size_t{D + 1} * stride * sizeof(float); // + zeros
 };
 
@@ -104,10 +108,19 @@ __global__ void __launch_bounds__(Strips2d<MW, CW, PX, S, D>::threads, MinBlocks
   const std::int64_t c1 = x0 + St::cols + 4 < width4 ? x0 + St::cols + 4 : width4;
   const int p0 = static_cast<int>(c0 - (x0 - 4));
   const int p1 = c1 > c0 ? static_cast<int>(c1 - (x0 - 4)) : p0;
+  // In a block at the image's left or right edge, the stage floats outside [p0, p1) are the
+  // halo past the edge and the last partial float4; under the zero border of a width that whole
+  // float4s cover they are zeros for every row (zeroed once here, never copied over), otherwise
+  // the filler warp fills them row by row (`filled`).
   const bool edge_block = p0 > 0 || p1 < St::stride;
+  const bool filled = edge_block && !(a.border == Border::zero && width4 == a.width);
   for (int i = threadIdx.x; i < stage4; i += blockDim.x)
     ring4[D * stage4 + i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  if (edge_block)
+  if (edge_block && !filled)
+    for (int i = threadIdx.x; i < D * St::stride; i += blockDim.x)
+      if (const int f = i % St::stride; f < p0 || f >= p1)
+        reinterpret_cast<float*>(ring4)[i] = 0.0f;
+  if (filled)
     for (int i = threadIdx.x; i < St::stride; i += blockDim.x) {
       const std::int64_t c = border_index(x0 - 4 + i, a.width, a.border);
       column_source[i] = c < 0 ? -1 : c >= c0 && c < c1 ? static_cast<int>(c - (x0 - 4))
@@ -116,8 +129,12 @@ __global__ void __launch_bounds__(Strips2d<MW, CW, PX, S, D>::threads, MinBlocks
   if (threadIdx.x == 0) {
     for (int s = 0; s < D; ++s) {
       bulk::barrier_init(&full[s], 1);
-      bulk::barrier_init(&ready[s], 1);
-      bulk::barrier_init(&empty[s], CW);
+      // Every thread that reads or writes a stage with ordinary loads and stores arrives itself
+      // (32 filler lanes on `ready`, every consumer lane on `empty`), so that its arrival orders
+      // its own accesses (compute-sanitizer's racecheck reads a lane's accesses as unordered
+      // when another lane of its warp arrives for it after __syncwarp).
+      bulk::barrier_init(&ready[s], 32);
+      bulk::barrier_init(&empty[s], CW * 32);
     }
   }
   __syncthreads();
@@ -129,46 +146,49 @@ __global__ void __launch_bounds__(Strips2d<MW, CW, PX, S, D>::threads, MinBlocks
     const std::int64_t y = y0 - H + r;
     return y >= 0 && y < a.height ? y : border_index(y, a.height, a.border);
   };
-  if (warp == CW) {
-    if (lane == 0) { // the producer
-      const unsigned bytes = static_cast<unsigned>(p1 - p0) * 4u;
-      float* first = reinterpret_cast<float*>(ring4) + p0;
-      for (int r = 0, s = 0, lap = 0; r < rows; ++r) {
-        if (lap > 0) // the stage's row of the lap before has been used by every consumer warp
-          bulk::wait(&empty[s], (lap - 1) & 1);
-        const std::int64_t ym = image_row(r);
-        if (ym < 0 || bytes == 0) {
-          bulk::arrive(&full[s]);
-        } else {
-          bulk::expect_bytes(&full[s], bytes);
-          bulk::copy_counted(first + s * St::stride, in + ym * in_pitch + c0, bytes, &full[s]);
-        }
-        if (++s == D)
-          s = 0, ++lap;
+  if (warp == CW) { // the producer
+    if (lane != 0)
+      return;
+    const unsigned bytes = static_cast<unsigned>(p1 - p0) * 4u;
+    float* first = reinterpret_cast<float*>(ring4) + p0;
+    for (int r = 0, s = 0, lap = 0; r < rows; ++r) {
+      if (lap > 0) // the stage's row of the lap before has been used by every consumer warp
+        bulk::wait(&empty[s], (lap - 1) & 1);
+      const std::int64_t ym = image_row(r);
+      if (ym < 0 || bytes == 0) {
+        bulk::arrive(&full[s]);
+      } else {
+        bulk::expect_bytes(&full[s], bytes);
+        bulk::copy_counted(first + s * St::stride, in + ym * in_pitch + c0, bytes, &full[s]);
       }
-    } else if (edge_block) {
-      // Lanes 1 .. 31 fill each landed row's floats outside the copied columns through the
-      // border policy, a stage ahead of the consumers (a row's new phase of `full` completes
-      // only after the copy the producer issued once the consumers had emptied the stage).
-      for (int r = 0, s = 0; r < rows; ++r) {
-        bulk::wait(&full[s], (r / D) & 1);
-        const std::int64_t ym = image_row(r);
-        float* stage = reinterpret_cast<float*>(ring4 + s * stage4);
-        const float* row = in + (ym < 0 ? 0 : ym) * in_pitch - 2; // column c at row[-source]
-        for (int i = lane - 1; i < St::stride; i += 31) {
-          if (i >= p0 && i < p1)
-            continue;
-          const int source = column_source[i];
-          stage[i] = ym < 0 || source == -1 ? 0.0f
-                     : source >= 0          ? stage[source]
-                                            : __ldg(row - source);
-        }
-        __syncwarp(0xfffffffeu);
-        if (lane == 1)
-          bulk::arrive(&ready[s]);
-        if (++s == D)
-          s = 0;
+      if (++s == D)
+        s = 0, ++lap;
+    }
+    return;
+  }
+  if (warp == CW + 1) {
+    // In an edge block, the filler: each landed row's floats outside the copied columns, before
+    // the consumers take the row (its `ready`). A row's new phase of `full` completes only after
+    // the copy the producer issued once the consumers had released the stage, and they release
+    // it only after its `ready`: the filler is never a lap behind.
+    if (!filled)
+      return;
+    const int outside = St::stride - (p1 - p0);
+    for (int q = 0, s = 0; q < rows; ++q) {
+      bulk::wait_suspended(&full[s], (q / D) & 1); // asleep, not polling beside the consumers
+      const std::int64_t ym = image_row(q);
+      float* stage = reinterpret_cast<float*>(ring4 + s * stage4);
+      const float* row = in + (ym < 0 ? 0 : ym) * in_pitch - 2; // column c at row[-source]
+      for (int k = lane; k < outside; k += 32) {
+        const int i = k < p0 ? k : k - p0 + p1;
+        const int source = column_source[i];
+        stage[i] = ym < 0 || source == -1 ? 0.0f
+                   : source >= 0          ? stage[source]
+                                          : __ldg(row - source);
       }
+      bulk::arrive(&ready[s]);
+      if (++s == D)
+        s = 0;
     }
     return;
   }
@@ -181,7 +201,7 @@ __global__ void __launch_bounds__(Strips2d<MW, CW, PX, S, D>::threads, MinBlocks
   const int r_inside = y0 - H < 0 ? static_cast<int>(H - y0) : 0;
   const int r_outside = static_cast<int>(a.height - y0 + H < rows ? a.height - y0 + H : rows);
   const bool zero_border = a.border == Border::zero;
-  std::uint64_t* landed = edge_block ? ready : full; // what a row's stage is waited on
+  std::uint64_t* landed = filled ? ready : full; // what a row's stage is waited on
   float acc[MW][K];
 #pragma unroll
   for (int j = 0; j < MW; ++j)
@@ -206,9 +226,10 @@ __global__ void __launch_bounds__(Strips2d<MW, CW, PX, S, D>::threads, MinBlocks
     strip_apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), mask,
                                  r - out_rows + 1 > 0 ? r - out_rows + 1 : 0,
                                  r < MW - 1 ? r : MW - 1);
-    __syncwarp(); // every lane's FMAs have their window: the stage can go back
-    if (lane == 0)
-      bulk::arrive(&empty[rs]);
+    // The stage goes back once this thread's FMAs have their window: its reads (generic proxy)
+    // ordered before the bulk copy that refills the stage (async proxy), then its arrival.
+    bulk::fence_proxy_async_shared();
+    bulk::arrive(&empty[rs]);
     if (++rs == D)
       rs = 0;
     if (r >= MW - 1) {
@@ -235,15 +256,16 @@ __global__ void __launch_bounds__(Strips2d<MW, CW, PX, S, D>::threads, MinBlocks
     step(r, std::true_type{});
 }
 
-// The rung's shape per mask width: 4 warps of 8 pixels a thread (1024 columns a block, 96
-// registers, 4 blocks per SM), strips of 248 rows, 8 stages. bench/tuning/conv_strips.cu on an
-// H200 (2026-11-28), float 8192^2 7 x 7: the tool's own zero-border kernel of this design (no
-// edge handling) 157.7 and 160.0 us against the wide tile's 167.0 and 167.4 in the same runs
-// (the copy 132.0 and 131.9). The rung runs the same kernel at 3 .. 9 (9 x 9: 8 warps of 4 pixels, whose 36 sums
-// leave room for 3 blocks per SM; 8 pixels would hold 72).
+// The rung's shape per mask width: 4 consumer warps of 8 pixels a thread (1024 columns a block,
+// 96 registers, 3 blocks per SM with the producer and filler warps), strips of 248 rows (33 strips
+// of an 8192-row image: two blocks on each of an H200's 132 SMs), 8 stages. bench/tuning/
+// conv_strips.cu on an H200 (2026-11-28), float 8192^2 7 x 7: the tool's own zero-border kernel
+// of this design 157.7 and 160.0 us against the wide tile's 167.0 and 167.4 in the same runs
+// (the copy 132.0 and 131.9); this kernel, with its border handling, 169.3 against 166.0. 9 x 9:
+// 8 warps of 4 pixels, whose 36 sums leave room for 2 blocks per SM (8 pixels would hold 72).
 template <int MW> struct StripShape {
   static constexpr int consumer_warps = MW <= 7 ? 4 : 8, float4s = MW <= 7 ? 2 : 1;
-  static constexpr int rows = 248, stages = 8, min_blocks = MW <= 7 ? 4 : 3;
+  static constexpr int rows = 248, stages = 8, min_blocks = MW <= 7 ? 3 : 2;
 };
 
 template <int MW, int CW, int PX, int S, int D> dim3 strips_2d_grid(const ImageArgs& a) {

@@ -73,7 +73,7 @@ template void launch_wide_rung<1, 4, 5, false, false>(const Buffers2d&, cudaStre
 template void launch_wide_rung<1, 4, 5, false, true>(const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 3>(const Buffers2d&, cudaStream_t);
 template void launch_strips_rung<0, 0, 0, 0>(const Buffers2d&, cudaStream_t);
-template void launch_strips_rung<8, 1, 248, 3>(const Buffers2d&, cudaStream_t);
+template void launch_strips_rung<8, 1, 248, 2>(const Buffers2d&, cudaStream_t);
 template void launch_strips_rung<4, 2, 64, 2>(const Buffers2d&, cudaStream_t);
 template void launch_wide_bulk_rung<1, 8, 4>(const Buffers2d&, cudaStream_t);
 
