@@ -1,5 +1,5 @@
 // Float 2D convolution streamed down strips, and the access shapes around it: the float 7 x 7
-// lead of docs/convolution.md ("Streamed strips"). One tool, six tables, each on an 8192^2
+// lead of docs/convolution.md ("Streamed strips"). One tool, seven tables, each on an 8192^2
 // float image against cudaMemcpy of the same bytes, every convolution checked bit for bit
 // against a CPU reference (zero border) before it is timed:
 //
@@ -9,6 +9,7 @@
 //          consumer warps with MW open output rows of 4 PX pixels as rolling sums), beside the
 //          library's wide tile and the lab's rung (convolution/strip.cuh);
 // - warp:  warp_strip_conv, each warp its own ring of rows filled by cp.async;
+// - occupancy: strip heights that give every SM 2, 3 or 4 whole blocks;
 // - borders: the rung and the wide tile under each border policy, timed (small: checked on small
 //          images, for compute-sanitizer);
 // - ahead: the wide tile asking L2 for the rows of the tiles a few grid rows below.
@@ -705,6 +706,15 @@ int main(int argc, char** argv) {
     run<7, 4, 2, 31, 8, 4>(b, c7, 3);
     run<7, 8, 2, 31, 8, 2>(b, c7, 2);
     run<7, 8, 1, 31, 8, 3>(b, c7, 3);
+  }
+  if (table("occupancy")) { // strip heights that give every SM 2, 3 or 4 whole blocks at 8192^2
+    const auto c7 = make_case<7>(b, 777);
+    run<7, 4, 2, 248, 8, 2>(b, c7); // 272 blocks: 2 an SM (and 8 of 8 rows)
+    run<7, 4, 2, 165, 8, 3>(b, c7); // 400: 3 an SM
+    run<7, 4, 2, 125, 8, 4>(b, c7); // 528: 4 an SM
+    run<7, 4, 2, 165, 12, 3>(b, c7);
+    run<7, 4, 2, 125, 6, 4>(b, c7);
+    run<7, 8, 2, 248, 8, 1>(b, c7); // 136: 1 an SM of 8 consumer warps
   }
   if (table("borders")) {
     const auto c7 = make_case<7>(b, 777);
