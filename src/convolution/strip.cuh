@@ -83,6 +83,21 @@ __device__ __forceinline__ void strip_apply_row(float (&acc)[MW][K], const float
   }
 }
 
+// A strip's walk: input rows 0 .. rows - 1 through step(r, edge), the first MW - 1 and the rows
+// past the strip's last output row (out_rows) as edge rows (std::true_type: only the slots of
+// output rows inside the strip), the rows between in one loop kept rolled.
+template <int MW, class Step>
+__device__ __forceinline__ void strip_walk(int out_rows, int rows, Step&& step) {
+  int r = 0;
+  for (; r < MW - 1 && r < rows; ++r)
+    step(r, std::true_type{});
+#pragma unroll 1
+  for (; r < out_rows; ++r)
+    step(r, std::false_type{});
+  for (; r < rows; ++r)
+    step(r, std::true_type{});
+}
+
 template <int MW, int CW, int PX, int S, int D, int MinBlocks>
 __global__ void __launch_bounds__(Strips2d<MW, CW, PX, S, D>::threads, MinBlocks)
     convolve_strips_2d(ImageArgs a, const __grid_constant__ MaskParam mask) {
@@ -246,14 +261,7 @@ __global__ void __launch_bounds__(Strips2d<MW, CW, PX, S, D>::threads, MinBlocks
     }
     o += out_pitch;
   };
-  int r = 0;
-  for (; r < MW - 1 && r < rows; ++r)
-    step(r, std::true_type{});
-#pragma unroll 1
-  for (; r < out_rows; ++r)
-    step(r, std::false_type{});
-  for (; r < rows; ++r)
-    step(r, std::true_type{});
+  strip_walk<MW>(out_rows, rows, step);
 }
 
 // The rung's shape per mask width: 4 consumer warps of 8 pixels a thread (1024 columns a block,
