@@ -1,7 +1,8 @@
-// Float 2D convolution streamed down strips, and the access shapes around it: the float 7 x 7
-// lead of docs/convolution.md ("Streamed strips"). One tool, seven tables, each on an 8192^2
-// float image against cudaMemcpy of the same bytes, every convolution checked bit for bit
-// against a CPU reference (zero border) before it is timed:
+// Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
+// the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
+// asks for"). One tool, eleven tables, each on an 8192^2 float image against cudaMemcpy of the
+// same bytes, every convolution checked against a CPU reference (zero border) before it is timed
+// (bit for bit, except where a table says otherwise):
 //
 // - copy:  a plain copy walked down strips of S rows by blocks of 1024 columns;
 // - bands: strip_conv (below) with resident blocks walking short strips in bands of the image;
@@ -12,7 +13,13 @@
 // - occupancy: strip heights that give every SM 2, 3 or 4 whole blocks;
 // - borders: the rung and the wide tile under each border policy, timed (small: checked on small
 //          images, for compute-sanitizer);
-// - ahead: the wide tile asking L2 for the rows of the tiles a few grid rows below.
+// - ahead: the wide tile asking L2 for the rows of the tiles a few grid rows below;
+// - zigzag: a copy in the strips' shape with their halo, long or in bands, and the odd strip rows
+//          walked upwards (band_copy; strip_conv with Zig, checked within 1e-5: its upward sums
+//          take the mask rows bottom first);
+// - tiles: the ideal tile (tile_taps), the lane-halo kernel's shape with a free halo;
+// - tiles_ahead: the same with the next tile's loads in flight;
+// - taps: the ideal tile against its FMAs an output (masks 7 wide, 1 to 7 high; 9 x 9).
 //
 // Build: cmake -DLADDER_BUILD_TUNING=ON, target ladder_conv_strips; run it with a table's name
 // (or none: all but small).
@@ -44,8 +51,16 @@ namespace bulk = ladder::detail::bulk;
     }                                                                                              \
   } while (0)
 
-template <int MW> struct Mask {
-  float w[MW * MW];
+template <int MW, int Orientations = 1> struct Mask {
+  float w[Orientations * MW * MW]; // and, with 2, the mask upside down after it
+};
+
+// The taps of one orientation of a Mask<MW, 2> (anything strip_apply_row reads as .w[j MW + i]).
+template <int MW, int Offset> struct TapsAt {
+  struct Row {
+    const Mask<MW, 2>& m;
+    __device__ __forceinline__ float operator[](int i) const { return m.w[Offset + i]; }
+  } w;
 };
 
 template <int MW, int CW, int PX, int S, int D> struct Strip {
@@ -71,10 +86,10 @@ template <int MW, int CW, int PX, int S, int D> struct Strip {
 // each input row turns slot j - 1 into slot j and slot MW - 1 is done and stored. A strip reads
 // MW - 1 rows more than it writes, and its first and last rows only compute the slots of its own
 // rows: no FMA more than a long strip.
-template <int MW, int CW, int PX, int S, int D, int MinBlocks>
+template <int MW, int CW, int PX, int S, int D, int MinBlocks, bool Zig = false>
 __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
     strip_conv(const float* __restrict__ in, float* __restrict__ out, int width, int height,
-               std::int64_t pitch, const __grid_constant__ Mask<MW> mask) {
+               std::int64_t pitch, const __grid_constant__ Mask<MW, Zig ? 2 : 1> mask) {
   using St = Strip<MW, CW, PX, S, D>;
   constexpr int H = MW / 2;
   constexpr int stage4 = St::stride / 4; // float4s a stage
@@ -113,12 +128,16 @@ __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
     int s = 0, lap = 0;
     for (int strip = blockIdx.x; strip < strips; strip += gridDim.x) {
       const int y0 = strip / strips_x * S;
-      const int rows = min(S, height - y0) + MW - 1; // input rows y0 - H ..
-      const float* src = in + static_cast<std::int64_t>(y0 - H) * pitch + c0;
-      for (int r = 0; r < rows; ++r, src += pitch) {
+      const int out_rows = min(S, height - y0);
+      const int rows = out_rows + MW - 1; // input rows y0 - H .. (Zig's odd strip rows: upwards)
+      const bool up = Zig && (strip / strips_x) % 2 == 1;
+      const int ytop = up ? y0 + out_rows - 1 + H : y0 - H;
+      const std::int64_t step = up ? -pitch : pitch;
+      const float* src = in + static_cast<std::int64_t>(ytop) * pitch + c0;
+      for (int r = 0; r < rows; ++r, src += step) {
         if (lap > 0)
           bulk::wait(&empty[s], (lap - 1) & 1);
-        const int y = y0 - H + r;
+        const int y = up ? ytop - r : ytop + r;
         if (y < 0 || y >= height) {
           bulk::arrive(&full[s]);
         } else {
@@ -148,13 +167,16 @@ __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
     const int y0 = strip / strips_x * S;
     const int out_rows = min(S, height - y0);
     const int rows = out_rows + MW - 1;
-    float* o = out + static_cast<std::int64_t>(y0 - (MW - 1)) * pitch + x; // input row r's output
+    const bool up = Zig && (strip / strips_x) % 2 == 1;
     // Input row r: slot j holds output row r - j of the strip; the first MW - 1 rows and the last
-    // ones only compute the slots of rows inside it.
-    const auto step = [&](int r, auto edge) {
-      constexpr bool Edge = decltype(edge)::value;
+    // ones only compute the slots of rows inside it. Upwards (Zig): the rows from the bottom, the
+    // mask upside down, input row r's output at the top row - r.
+    const auto step = [&](int r, auto edge, auto upwards) {
+      constexpr bool Edge = decltype(edge)::value, Up = decltype(upwards)::value;
       bulk::wait(&full[ls], phase);
-      const int y = y0 - H + r;
+      const int y = Up ? y0 + out_rows - 1 + H - r : y0 - H + r;
+      float* o = Up ? out + static_cast<std::int64_t>(y0 + out_rows - 1 + MW - 1) * pitch + x - r * pitch
+                    : out + static_cast<std::int64_t>(y0 - (MW - 1)) * pitch + x + r * pitch;
       const float4* p = mine + ((y >= 0 && y < height) ? ls : D) * stage4;
       float4 win[PX + 2];
 #pragma unroll
@@ -162,8 +184,12 @@ __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
         win[v] = p[v];
       if (++ls == D)
         ls = 0, phase ^= 1;
-      ladder::conv_detail::strip_apply_row<MW, K, Edge>(acc, reinterpret_cast<const float*>(win), mask,
-                                                        max(0, r - out_rows + 1), min(MW - 1, r));
+      const float* wf = reinterpret_cast<const float*>(win);
+      const int lo = max(0, r - out_rows + 1), hi = min(MW - 1, r);
+      if constexpr (!Zig)
+        ladder::conv_detail::strip_apply_row<MW, K, Edge>(acc, wf, mask, lo, hi);
+      else
+        ladder::conv_detail::strip_apply_row<MW, K, Edge>(acc, wf, TapsAt<MW, Up ? MW * MW : 0>{{mask}}, lo, hi);
       __syncwarp(); // every lane's FMAs have their window: the stage can go back
       if (lane == 0)
         bulk::arrive(&empty[rs]);
@@ -172,9 +198,12 @@ __global__ void __launch_bounds__(Strip<MW, CW, PX, S, D>::threads, MinBlocks)
       if (active && r >= MW - 1)
 #pragma unroll
         for (int v = 0; v < PX; ++v)
-          reinterpret_cast<float4*>(o + r * pitch)[v] = ladder::conv_detail::pack4(acc[MW - 1] + 4 * v);
+          reinterpret_cast<float4*>(o)[v] = ladder::conv_detail::pack4(acc[MW - 1] + 4 * v);
     };
-    ladder::conv_detail::strip_walk<MW>(out_rows, rows, step);
+    if (up) // (only with Zig)
+      ladder::conv_detail::strip_walk<MW>(out_rows, rows, [&](int r, auto e) { step(r, e, std::true_type{}); });
+    else
+      ladder::conv_detail::strip_walk<MW>(out_rows, rows, [&](int r, auto e) { step(r, e, std::false_type{}); });
   }
 }
 
@@ -348,6 +377,133 @@ __global__ void __launch_bounds__(256) strip_copy(const float4* __restrict__ in,
   }
 }
 
+// A plain copy in the 7 x 7 strip kernels' shape, halo included: each block (256 threads, 1024
+// columns) walks strips b, b + G, ... of S output rows, reading their S + 6 input rows (R at a
+// time, in flight together) and writing the S rows of its own. G = every strip: long strips each
+// a block; a resident G: short strips walked in bands of the image. Zig: the odd strip rows are
+// walked upwards, so that two neighbouring strips read the 6 rows they share at about the same
+// time (both at their start or both at their end), where L2 may still hold them for the second.
+template <int S, int R, bool Zig>
+__global__ void __launch_bounds__(256) band_copy(const float4* __restrict__ in, float4* __restrict__ out,
+                                                int width4, int height) {
+  constexpr int H = 3;
+  const int strips_x = width4 / 256;
+  const int strips = strips_x * ((height + S - 1) / S);
+  for (int strip = blockIdx.x; strip < strips; strip += gridDim.x) {
+    const int x = strip % strips_x * 256 + threadIdx.x;
+    const int y0 = strip / strips_x * S;
+    const int out_rows = min(S, height - y0);
+    const bool up = Zig && (strip / strips_x) % 2 == 1;
+    const int rows = out_rows + 2 * H;
+    for (int r = 0; r < rows; r += R) {
+      float4 v[R];
+      int ys[R];
+#pragma unroll
+      for (int i = 0; i < R; ++i) {
+        const int y = up ? y0 + out_rows - 1 + H - (r + i) : y0 - H + r + i;
+        ys[i] = (r + i < rows && y >= 0 && y < height) ? y : -1;
+        v[i] = ys[i] >= 0 ? __ldg(in + std::int64_t(ys[i]) * width4 + x) : make_float4(0.f, 0.f, 0.f, 0.f);
+      }
+#pragma unroll
+      for (int i = 0; i < R; ++i) // the halo rows' words are read, never written (no input is 1234.5)
+        if (ys[i] >= 0 && ((ys[i] >= y0 && ys[i] < y0 + out_rows) || v[i].x == 1234.5f))
+          out[std::int64_t(ys[i]) * width4 + x] = v[i];
+    }
+  }
+}
+
+// The ideal tile: a convolution's loads, FMAs and stores in the lane-halo kernel's shape (a warp a
+// row of 128 columns, blocks of 32 x 8 threads, each thread its own float4 of the RY + MW - 1
+// input rows of its RY output rows, every load issued before the first FMA), with no halo
+// columns: output pixel c of a float4 takes its row's taps i from component (c + i) mod 4 of the
+// thread's own float4 in each input row. MW^2 FMAs an output on MW rows of data, in the
+// reference's order, and nothing else: no shuffles, no neighbours' loads, no shared memory. What
+// a tile kernel costs when its halo is free.
+// A thread's own float4 of its tile's RY + MW - 1 input rows (zeros outside the image).
+template <int MH, int RY>
+__device__ __forceinline__ void tile_load(float (&v)[RY + MH - 1][4], const float4* __restrict__ in, int x, int y0,
+                                          int width4, int height) {
+#pragma unroll
+  for (int r = 0; r < RY + MH - 1; ++r) {
+    const int y = y0 - MH / 2 + r;
+    const float4 f = (y >= 0 && y < height) ? __ldg(in + std::int64_t(y) * width4 + x) : make_float4(0.f, 0.f, 0.f, 0.f);
+    v[r][0] = f.x, v[r][1] = f.y, v[r][2] = f.z, v[r][3] = f.w;
+  }
+}
+
+// The tile's FMAs (an MW x MH mask) and stores. TapOuter: tap by tap over all the thread's outputs (each tap's
+// uniform load shared by 4 RY FMAs), else output row by output row (fewer sums live); ptxas
+// schedules both much alike.
+template <int MW, int MH, int RY, bool TapOuter, class Taps>
+__device__ __forceinline__ void tile_compute(const float (&v)[RY + MH - 1][4], const Taps& mask, float4* __restrict__ out,
+                                             int x, int y0, int width4, int height) {
+  float o[RY][4];
+  if constexpr (TapOuter) {
+#pragma unroll
+    for (int r = 0; r < RY; ++r)
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+        o[r][c] = 0.0f;
+#pragma unroll
+    for (int j = 0; j < MH; ++j)
+#pragma unroll
+      for (int i = 0; i < MW; ++i)
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+#pragma unroll
+          for (int c = 0; c < 4; ++c)
+            o[r][c] = __fmaf_rn(mask.w[j * MW + i], v[r + j][(c + i) % 4], o[r][c]);
+  } else {
+#pragma unroll
+    for (int r = 0; r < RY; ++r)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        float acc = 0.0f;
+#pragma unroll
+        for (int j = 0; j < MH; ++j)
+#pragma unroll
+          for (int i = 0; i < MW; ++i)
+            acc = __fmaf_rn(mask.w[j * MW + i], v[r + j][(c + i) % 4], acc);
+        o[r][c] = acc;
+      }
+  }
+#pragma unroll
+  for (int r = 0; r < RY; ++r)
+    if (y0 + r < height)
+      out[std::int64_t(y0 + r) * width4 + x] = make_float4(o[r][0], o[r][1], o[r][2], o[r][3]);
+}
+
+// (MH < MW: an MW x MH mask, the first MW MH taps of `mask`.)
+template <int MW, int RY, int MinBlocks, bool TapOuter = false, int MH = MW>
+__global__ void __launch_bounds__(256, MinBlocks)
+    tile_taps(const float4* __restrict__ in, float4* __restrict__ out, int width4, int height,
+              const __grid_constant__ Mask<MW> mask) {
+  const int x = blockIdx.x * 32 + threadIdx.x;
+  const int y0 = (blockIdx.y * 8 + threadIdx.y) * RY;
+  float v[RY + MH - 1][4];
+  tile_load<MH, RY>(v, in, x, y0, width4, height);
+  tile_compute<MW, MH, RY, TapOuter>(v, mask, out, x, y0, width4, height);
+}
+
+// The ideal tile with its loads a tile ahead: a thread takes T tiles one below the other and
+// issues tile t + 1's loads before tile t's FMAs, so that it has a tile in flight while it
+// computes (as the joint-bound probe's "ahead" shape).
+template <int MW, int RY, int T, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
+    tile_taps_ahead(const float4* __restrict__ in, float4* __restrict__ out, int width4, int height,
+                    const __grid_constant__ Mask<MW> mask) {
+  const int x = blockIdx.x * 32 + threadIdx.x;
+  const int y0 = (blockIdx.y * 8 + threadIdx.y) * RY * T;
+  float v[2][RY + MW - 1][4];
+  tile_load<MW, RY>(v[0], in, x, y0, width4, height);
+#pragma unroll
+  for (int t = 0; t < T; ++t) {
+    if (t + 1 < T)
+      tile_load<MW, RY>(v[(t + 1) % 2], in, x, y0 + (t + 1) * RY, width4, height);
+    tile_compute<MW, MW, RY, false>(v[t % 2], mask, out, x, y0 + t * RY, width4, height);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 constexpr int N = 8192;
@@ -408,7 +564,8 @@ template <int MW> struct Case {
 // Poisons the output, runs `launch` once, compares every output bit for bit with `expect` and,
 // if all match, times it; prints `label` with the time and the ratio to the copy.
 template <class Launch>
-void check_and_time(Bench& b, const std::vector<float>& expect, Launch&& launch, const std::string& label) {
+void check_and_time(Bench& b, const std::vector<float>& expect, Launch&& launch, const std::string& label,
+                    float tolerance = 0.0f) {
   CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4)); // NaN
   launch();
   CHECK(cudaGetLastError());
@@ -417,9 +574,10 @@ void check_and_time(Bench& b, const std::vector<float>& expect, Launch&& launch,
   CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
   std::size_t bad = 0;
   for (std::size_t i = 0; i < got.size(); ++i)
-    bad += std::memcmp(&got[i], &expect[i], 4) != 0;
+    bad += tolerance > 0.0f ? !(std::fabs(got[i] - expect[i]) <= tolerance) : std::memcmp(&got[i], &expect[i], 4) != 0;
   const float us = bad ? 0.0f : time_it(launch);
-  std::printf("%s  %s  %7.1f us  x copy %.3f\n", label.c_str(), bad ? "WRONG" : "ok   ", us, us / b.copy_us);
+  std::printf("%s  %s  %7.1f us  x copy %.3f\n", label.c_str(), bad ? "WRONG" : tolerance > 0.0f ? "ok~  " : "ok   ",
+              us, us / b.copy_us);
   if (bad)
     std::printf("   %zu of %zu outputs differ\n", bad, got.size());
   std::fflush(stdout);
@@ -457,10 +615,17 @@ template <class Kernel> int blocks_per_sm(Kernel kernel, int threads, std::size_
 
 // Resident 0: a block a strip, in raster order; otherwise `resident` blocks an SM (as many as
 // the SMs hold, rounded down to whole rows of strips) walk the strips in bands.
-template <int MW, int CW, int PX, int S, int D, int MinBlocks>
+template <int MW, int CW, int PX, int S, int D, int MinBlocks, bool Zig = false>
 void run(Bench& b, const Case<MW>& c, int resident = 0) {
   using St = Strip<MW, CW, PX, S, D>;
-  auto kernel = strip_conv<MW, CW, PX, S, D, MinBlocks>;
+  auto kernel = strip_conv<MW, CW, PX, S, D, MinBlocks, Zig>;
+  Mask<MW, Zig ? 2 : 1> mask{};
+  for (int j = 0; j < MW; ++j)
+    for (int i = 0; i < MW; ++i) {
+      mask.w[j * MW + i] = c.mask.w[j * MW + i];
+      if constexpr (Zig) // upside down after it
+        mask.w[MW * MW + j * MW + i] = c.mask.w[(MW - 1 - j) * MW + i];
+    }
   CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              static_cast<int>(St::shared)));
   const int strips_x = (N + St::cols - 1) / St::cols, strips = strips_x * ((N + S - 1) / S);
@@ -473,11 +638,14 @@ void run(Bench& b, const Case<MW>& c, int resident = 0) {
   }
   char label[200];
   std::snprintf(label, sizeof label,
-                "MW %d  CW %d PX %d S %4d D %2d min %d  regs %3d blocks/SM %d  grid %5d (%s)", MW, CW, PX, S,
-                D, MinBlocks, regs_of(kernel), fits, grid, resident > 0 ? "bands" : "a block a strip");
+                "MW %d  CW %d PX %d S %4d D %2d min %d  regs %3d blocks/SM %d  grid %5d (%s%s)", MW, CW, PX, S,
+                D, MinBlocks, regs_of(kernel), fits, grid, resident > 0 ? "bands" : "a block a strip",
+                Zig ? ", odd strip rows upwards" : "");
+  // Upwards the sums take the mask rows bottom first: not the reference's order, so checked to
+  // within 1e-5 (|outputs| <= 1, 49 terms).
   check_and_time(b, c.expect, [&] {
-    kernel<<<grid, St::threads, St::shared>>>(b.in, b.out, N, N, N, c.mask);
-  }, label);
+    kernel<<<grid, St::threads, St::shared>>>(b.in, b.out, N, N, N, mask);
+  }, label, Zig ? 1e-5f : 0.0f);
 }
 
 template <int MW, int WARPS, int PX, int S, int D, int MinBlocks>
@@ -520,6 +688,74 @@ template <int S, int R> void run_copy(Bench& b) {
   const float us = time_it(launch);
   std::printf("strip copy, 1024 columns a block, S %4d rows, %2d rows in flight: %7.1f us  x copy %.3f\n", S, R, us,
               us / b.copy_us);
+  std::fflush(stdout);
+}
+
+template <int MW, int MH = MW> std::vector<float> cpu_tile_taps(const std::vector<float>& in, const Mask<MW>& m) {
+  std::vector<float> out(in.size());
+  constexpr int H = MH / 2;
+#pragma omp parallel for schedule(static)
+  for (int y = 0; y < N; ++y)
+    for (int x = 0; x < N; ++x) {
+      float s = 0.0f;
+      for (int j = 0; j < MH; ++j) {
+        const int yy = y - H + j;
+        for (int i = 0; i < MW; ++i) {
+          const float v = (yy < 0 || yy >= N) ? 0.0f : in[std::size_t(yy) * N + x / 4 * 4 + (x % 4 + i) % 4];
+          s = std::fma(m.w[j * MW + i], v, s);
+        }
+      }
+      out[std::size_t(y) * N + x] = s;
+    }
+  return out;
+}
+
+template <int MW, int RY, int MinBlocks, bool TapOuter = false, int MH = MW>
+void run_tile_taps(Bench& b, const Case<MW>& c, const std::vector<float>& expect) {
+  auto kernel = tile_taps<MW, RY, MinBlocks, TapOuter, MH>;
+  const dim3 grid(N / 128, (N + 8 * RY - 1) / (8 * RY));
+  char label[200];
+  if (MH == MW)
+    std::snprintf(label, sizeof label, "ideal tile MW %d  4 x %d a thread, min %d%s  regs %3d blocks/SM %d", MW, RY,
+                  MinBlocks, TapOuter ? ", tap by tap" : "", regs_of(kernel), blocks_per_sm(kernel, 256, 0));
+  else
+    std::snprintf(label, sizeof label, "ideal tile %d x %d (%2d taps)  4 x %d a thread, min %d  regs %3d blocks/SM %d", MW,
+                  MH, MW * MH, RY, MinBlocks, regs_of(kernel), blocks_per_sm(kernel, 256, 0));
+  check_and_time(b, expect, [&] {
+    kernel<<<grid, dim3(32, 8)>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N, c.mask);
+  }, label);
+}
+
+template <int MW, int RY, int T, int MinBlocks>
+void run_tile_taps_ahead(Bench& b, const Case<MW>& c, const std::vector<float>& expect) {
+  auto kernel = tile_taps_ahead<MW, RY, T, MinBlocks>;
+  const dim3 grid(N / 128, (N + 8 * RY * T - 1) / (8 * RY * T));
+  char label[200];
+  std::snprintf(label, sizeof label, "ideal tile MW %d  4 x %d a thread, %d tiles, loads a tile ahead, min %d  regs %3d blocks/SM %d",
+                MW, RY, T, MinBlocks, regs_of(kernel), blocks_per_sm(kernel, 256, 0));
+  check_and_time(b, expect, [&] {
+    kernel<<<grid, dim3(32, 8)>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N, c.mask);
+  }, label);
+}
+
+// resident 0: a block a strip; otherwise that many blocks (a multiple of the 8 strips across).
+template <int S, int R, bool Zig> void run_band_copy(Bench& b, int resident) {
+  const int strips = 8 * ((N + S - 1) / S);
+  const int grid = resident > 0 ? std::min(resident, strips) : strips;
+  const auto launch = [&] {
+    band_copy<S, R, Zig><<<grid, 256>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N);
+  };
+  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
+  launch();
+  CHECK(cudaDeviceSynchronize());
+  const bool same = [&] {
+    std::vector<float> got(std::size_t(N) * N);
+    CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
+    return std::memcmp(got.data(), b.host_in.data(), got.size() * 4) == 0;
+  }();
+  const float us = time_it(launch);
+  std::printf("halo copy, 1024 columns a block, S %4d rows (+6), %2d in flight, grid %5d%s: %s %7.1f us  x copy %.3f\n",
+              S, R, grid, Zig ? ", odd strip rows upwards" : "", same ? "ok   " : "WRONG", us, us / b.copy_us);
   std::fflush(stdout);
 }
 
@@ -663,6 +899,93 @@ int main(int argc, char** argv) {
     run_copy<64, 4>(b);
     run_copy<256, 4>(b);
     run_copy<256, 16>(b);
+  }
+  if (table("zigzag")) { // short strips walked in bands, neighbours towards each other
+    run_copy<8, 8>(b);
+    run_copy<256, 8>(b);
+    run_band_copy<248, 8, false>(b, 0);
+    run_band_copy<31, 8, false>(b, 264);
+    run_band_copy<31, 8, true>(b, 264);
+    run_band_copy<62, 8, true>(b, 264);
+    run_band_copy<124, 8, true>(b, 264);
+    run_band_copy<31, 8, true>(b, 528);
+    run_band_copy<16, 8, true>(b, 528);
+    run_band_copy<62, 8, true>(b, 528);
+    const auto c7 = make_case<7>(b, 777);
+    run_wide<7, 1, 8, 3, 0, true>(b, c7);
+    run<7, 4, 2, 248, 8, 2>(b, c7);
+    run<7, 4, 2, 248, 8, 2, true>(b, c7);
+    run<7, 4, 2, 62, 8, 2, true>(b, c7, 2);
+    run<7, 4, 2, 31, 8, 2, true>(b, c7, 2);
+    run<7, 4, 2, 62, 8, 2>(b, c7, 2);
+    run<7, 4, 2, 62, 8, 4, true>(b, c7, 4);
+    run<7, 4, 2, 31, 8, 4, true>(b, c7, 4);
+    const auto c3 = make_case<3>(b, 333);
+    run<3, 8, 1, 248, 8, 3>(b, c3);
+    run<3, 8, 1, 31, 8, 3, true>(b, c3, 3);
+    run<3, 8, 1, 62, 8, 3, true>(b, c3, 3);
+  }
+  if (table("tiles")) { // the ideal tile: the lane-halo kernel's shape with a free halo
+    const auto c3 = make_case<3>(b, 333);
+    const auto e3 = cpu_tile_taps<3>(b.host_in, c3.mask);
+    run_tile_taps<3, 2, 1>(b, c3, e3);
+    run_tile_taps<3, 4, 1>(b, c3, e3);
+    const auto c5 = make_case<5>(b, 555);
+    const auto e5 = cpu_tile_taps<5>(b.host_in, c5.mask);
+    run_tile_taps<5, 4, 1>(b, c5, e5);
+    run_tile_taps<5, 8, 1>(b, c5, e5);
+    const auto c7 = make_case<7>(b, 777);
+    const auto e7 = cpu_tile_taps<7>(b.host_in, c7.mask);
+    run_wide<7, 1, 8, 3, 0, true>(b, c7);
+    run_tile_taps<7, 2, 1>(b, c7, e7);
+    run_tile_taps<7, 4, 1>(b, c7, e7);
+    run_tile_taps<7, 4, 3>(b, c7, e7);
+    run_tile_taps<7, 4, 4>(b, c7, e7);
+    run_tile_taps<7, 8, 1>(b, c7, e7);
+    run_tile_taps<7, 8, 2>(b, c7, e7);
+    run_tile_taps<7, 8, 3>(b, c7, e7);
+    run_tile_taps<7, 16, 1>(b, c7, e7);
+    run_tile_taps<7, 4, 1, true>(b, c7, e7);
+    run_tile_taps<7, 4, 3, true>(b, c7, e7);
+    run_tile_taps<7, 8, 1, true>(b, c7, e7);
+    run_tile_taps<7, 8, 2, true>(b, c7, e7);
+    run_tile_taps<7, 8, 3, true>(b, c7, e7);
+    run_tile_taps<3, 4, 1, true>(b, c3, e3);
+  }
+  if (table("taps")) { // the ideal tile's time against its FMAs an output: masks 7 wide, 1 to 7 high, and 9 x 9
+    const auto c7 = make_case<7>(b, 777);
+    const auto run7 = [&](auto mh) {
+      constexpr int MH = decltype(mh)::value;
+      const auto e = cpu_tile_taps<7, MH>(b.host_in, c7.mask);
+      run_tile_taps<7, 4, 1, false, MH>(b, c7, e);
+      run_tile_taps<7, 8, 1, false, MH>(b, c7, e);
+    };
+    run7(std::integral_constant<int, 1>{});
+    run7(std::integral_constant<int, 2>{});
+    run7(std::integral_constant<int, 3>{});
+    run7(std::integral_constant<int, 4>{});
+    run7(std::integral_constant<int, 5>{});
+    run7(std::integral_constant<int, 6>{});
+    run7(std::integral_constant<int, 7>{});
+    const auto c9 = make_case<9>(b, 999);
+    const auto e9 = cpu_tile_taps<9>(b.host_in, c9.mask);
+    run_tile_taps<9, 4, 1>(b, c9, e9);
+    run_tile_taps<9, 8, 1>(b, c9, e9);
+  }
+  if (table("tiles_ahead")) { // the ideal tile with its next tile's loads in flight
+    const auto c3 = make_case<3>(b, 333);
+    const auto e3 = cpu_tile_taps<3>(b.host_in, c3.mask);
+    run_tile_taps_ahead<3, 4, 2, 1>(b, c3, e3);
+    const auto c7 = make_case<7>(b, 777);
+    const auto e7 = cpu_tile_taps<7>(b.host_in, c7.mask);
+    run_tile_taps<7, 4, 1>(b, c7, e7);
+    run_tile_taps_ahead<7, 2, 2, 1>(b, c7, e7);
+    run_tile_taps_ahead<7, 2, 4, 1>(b, c7, e7);
+    run_tile_taps_ahead<7, 2, 4, 3>(b, c7, e7);
+    run_tile_taps_ahead<7, 4, 2, 1>(b, c7, e7);
+    run_tile_taps_ahead<7, 4, 2, 2>(b, c7, e7);
+    run_tile_taps_ahead<7, 4, 4, 1>(b, c7, e7);
+    run_tile_taps_ahead<7, 8, 2, 1>(b, c7, e7);
   }
   if (table("ring")) { // the ring of bulk-copied rows, beside the wide tile
     const auto c3 = make_case<3>(b, 333);
