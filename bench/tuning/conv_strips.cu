@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// asks for"). One tool, eleven tables, each on an 8192^2 float image against cudaMemcpy of the
+// asks for"). One tool, fifteen tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -19,13 +19,18 @@
 //          take the mask rows bottom first);
 // - tiles: the ideal tile (tile_taps), the lane-halo kernel's shape with a free halo;
 // - tiles_ahead: the same with the next tile's loads in flight;
-// - taps: the ideal tile against its FMAs an output (masks 7 wide, 1 to 7 high; 9 x 9).
+// - taps: the ideal tile against its FMAs an output (masks 7 wide, 1 to 7 high; 9 x 9);
+// - flat: the ideal tile with no halo rows (each output's mask rows all on its own input row);
+// - staged: a convolution staged by cp.async with few registers (staged_conv), many warps an SM;
+// - windows: the flat and the ideal tile with real windows (own float4 and its two neighbours);
+// - tma: the staged tile filled by one tensor copy a block (tma_conv), many blocks an SM.
 //
 // Build: cmake -DLADDER_BUILD_TUNING=ON, target ladder_conv_strips; run it with a table's name
 // (or none: all but small).
 #include "convolution/reference.hpp"
 #include "convolution/strip.cuh"
 #include "convolution/wide.cuh"
+#include "core/tensor_map.hpp"
 #include "ladder/detail/bulk_copy.cuh"
 
 #include <cuda_runtime.h>
@@ -420,23 +425,34 @@ __global__ void __launch_bounds__(256) band_copy(const float4* __restrict__ in, 
 // reference's order, and nothing else: no shuffles, no neighbours' loads, no shared memory. What
 // a tile kernel costs when its halo is free.
 // A thread's own float4 of its tile's RY + MW - 1 input rows (zeros outside the image).
-template <int MH, int RY>
-__device__ __forceinline__ void tile_load(float (&v)[RY + MH - 1][4], const float4* __restrict__ in, int x, int y0,
+// Cols 12: and the float4s left and right of it (zeros outside the image), a real window.
+template <int MH, int RY, int Cols = 4>
+__device__ __forceinline__ void tile_load(float (&v)[RY + MH - 1][Cols], const float4* __restrict__ in, int x, int y0,
                                           int width4, int height) {
 #pragma unroll
   for (int r = 0; r < RY + MH - 1; ++r) {
     const int y = y0 - MH / 2 + r;
-    const float4 f = (y >= 0 && y < height) ? __ldg(in + std::int64_t(y) * width4 + x) : make_float4(0.f, 0.f, 0.f, 0.f);
-    v[r][0] = f.x, v[r][1] = f.y, v[r][2] = f.z, v[r][3] = f.w;
+#pragma unroll
+    for (int q = 0; q < Cols / 4; ++q) {
+      const int xq = x + q - (Cols / 4 - 1) / 2;
+      const bool inside = y >= 0 && y < height && (Cols == 4 || (xq >= 0 && xq < width4)); // (Cols 4: x is inside)
+      const float4 f = inside ? __ldg(in + std::int64_t(y) * width4 + xq)
+                                                                        : make_float4(0.f, 0.f, 0.f, 0.f);
+      v[r][4 * q] = f.x, v[r][4 * q + 1] = f.y, v[r][4 * q + 2] = f.z, v[r][4 * q + 3] = f.w;
+    }
   }
 }
 
 // The tile's FMAs (an MW x MH mask) and stores. TapOuter: tap by tap over all the thread's outputs (each tap's
 // uniform load shared by 4 RY FMAs), else output row by output row (fewer sums live); ptxas
 // schedules both much alike.
-template <int MW, int MH, int RY, bool TapOuter, class Taps>
-__device__ __forceinline__ void tile_compute(const float (&v)[RY + MH - 1][4], const Taps& mask, float4* __restrict__ out,
+// Flat: every mask row applied to the output's own input row (v holds RY rows, no halo rows).
+// Cols 12: the window of tile_load's Cols 12, taps left to right from 4 - MW / 2 floats in (the
+// convolution's columns); else tap i of pixel c is component (c + i) mod 4 of the own float4.
+template <int MW, int MH, int RY, bool TapOuter, class Taps, bool Flat = false, int Cols = 4>
+__device__ __forceinline__ void tile_compute(const float (&v)[Flat ? RY : RY + MH - 1][Cols], const Taps& mask, float4* __restrict__ out,
                                              int x, int y0, int width4, int height) {
+  constexpr auto col = [](int c, int i) { return Cols == 4 ? (c + i) % 4 : 4 - MW / 2 + c + i; };
   float o[RY][4];
   if constexpr (TapOuter) {
 #pragma unroll
@@ -452,7 +468,7 @@ __device__ __forceinline__ void tile_compute(const float (&v)[RY + MH - 1][4], c
         for (int r = 0; r < RY; ++r)
 #pragma unroll
           for (int c = 0; c < 4; ++c)
-            o[r][c] = __fmaf_rn(mask.w[j * MW + i], v[r + j][(c + i) % 4], o[r][c]);
+            o[r][c] = __fmaf_rn(mask.w[j * MW + i], v[Flat ? r : r + j][col(c, i)], o[r][c]);
   } else {
 #pragma unroll
     for (int r = 0; r < RY; ++r)
@@ -463,7 +479,7 @@ __device__ __forceinline__ void tile_compute(const float (&v)[RY + MH - 1][4], c
         for (int j = 0; j < MH; ++j)
 #pragma unroll
           for (int i = 0; i < MW; ++i)
-            acc = __fmaf_rn(mask.w[j * MW + i], v[r + j][(c + i) % 4], acc);
+            acc = __fmaf_rn(mask.w[j * MW + i], v[Flat ? r : r + j][col(c, i)], acc);
         o[r][c] = acc;
       }
   }
@@ -473,16 +489,22 @@ __device__ __forceinline__ void tile_compute(const float (&v)[RY + MH - 1][4], c
       out[std::int64_t(y0 + r) * width4 + x] = make_float4(o[r][0], o[r][1], o[r][2], o[r][3]);
 }
 
-// (MH < MW: an MW x MH mask, the first MW MH taps of `mask`.)
-template <int MW, int RY, int MinBlocks, bool TapOuter = false, int MH = MW>
+// (MH < MW: an MW x MH mask, the first MW MH taps of `mask`. Flat: no halo rows at all, every
+// mask row applied to the output's own row: the copy's loads and stores with the mask's FMAs, in
+// this shape.)
+// Neighbours: each row's window is the own float4 and the two beside it (12 floats), and the taps
+// take the convolution's columns: with Flat false, a real convolution (zero border) in this shape.
+template <int MW, int RY, int MinBlocks, bool TapOuter = false, int MH = MW, bool Flat = false, bool Neighbours = false>
 __global__ void __launch_bounds__(256, MinBlocks)
     tile_taps(const float4* __restrict__ in, float4* __restrict__ out, int width4, int height,
               const __grid_constant__ Mask<MW> mask) {
+  constexpr int cols = Neighbours ? 12 : 4;
   const int x = blockIdx.x * 32 + threadIdx.x;
   const int y0 = (blockIdx.y * 8 + threadIdx.y) * RY;
-  float v[RY + MH - 1][4];
-  tile_load<MH, RY>(v, in, x, y0, width4, height);
-  tile_compute<MW, MH, RY, TapOuter>(v, mask, out, x, y0, width4, height);
+  constexpr int rows_loaded = Flat ? 1 : MH; // as tile_load counts them: RY + rows - 1
+  float v[RY + rows_loaded - 1][cols];
+  tile_load<rows_loaded, RY, cols>(v, in, x, y0, width4, height);
+  tile_compute<MW, MH, RY, TapOuter, Mask<MW>, Flat, cols>(v, mask, out, x, y0, width4, height);
 }
 
 // The ideal tile with its loads a tile ahead: a thread takes T tiles one below the other and
@@ -502,6 +524,110 @@ __global__ void __launch_bounds__(256, MinBlocks)
       tile_load<MW, RY>(v[(t + 1) % 2], in, x, y0 + (t + 1) * RY, width4, height);
     tile_compute<MW, MW, RY, false>(v[t % 2], mask, out, x, y0 + t * RY, width4, height);
   }
+}
+
+// A convolution staged through shared memory with few registers, so that many warps share an
+// SM (the flat tile's lesson: the copy with the mask's 49 FMAs runs at 1.02x with 48 to 64 warps
+// an SM, and the ideal tile, whose halo rows cost registers, at 1.17x with 32). A block of 32 x 8
+// threads (4 x RY outputs a thread, a tile of 128 x 8 RY) copies its input tile and halo (a float4
+// a side, MW / 2 rows above and below; zeros outside the image) into shared memory by cp.async,
+// 16 bytes a copy and no register held, waits, then each thread walks its RY + MW - 1 input rows
+// once: three 16-byte shared loads a row (the 12 floats from 4 left of its pixels), applied to
+// every output row the row feeds. The sums take mask rows in order and taps left to right: bit for
+// bit the reference. Zero border; the image's width a multiple of 128 and its rows 16-byte aligned.
+template <int MW, int RY> struct StagedTile {
+  static constexpr int rows = 8 * RY + MW - 1; // input rows a block
+  static constexpr int row4 = 34;              // float4s a stage row: 32 and one a side
+  static constexpr std::size_t shared = std::size_t(rows) * row4 * 16;
+};
+
+__device__ __forceinline__ void async_copy16_or_zero(void* smem, const void* gmem, bool inside) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(bulk::shared_address(smem)),
+               "l"(gmem), "r"(inside ? 16 : 0)
+               : "memory");
+}
+
+// A staged tile's FMAs and stores (staged_conv, tma_conv): each thread walks its RY + MW - 1 input
+// rows of the stage once, three 16-byte shared loads a row, applied to every output row it feeds.
+template <int MW, int RY, class Taps>
+__device__ __forceinline__ void staged_compute(const float4* tile4, const Taps& mask, float4* __restrict__ out,
+                                               int width4, int height) {
+  using T = StagedTile<MW, RY>;
+  constexpr int H = MW / 2;
+  float acc[RY][4];
+#pragma unroll
+  for (int o = 0; o < RY; ++o)
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      acc[o][c] = 0.0f;
+  const float4* mine = tile4 + threadIdx.y * RY * T::row4 + threadIdx.x; // its window's first float4
+#pragma unroll
+  for (int r = 0; r < RY + MW - 1; ++r) { // input row r feeds output rows r - j, mask row j
+    float w[12];
+#pragma unroll
+    for (int v = 0; v < 3; ++v) {
+      const float4 f = mine[r * T::row4 + v];
+      w[4 * v] = f.x, w[4 * v + 1] = f.y, w[4 * v + 2] = f.z, w[4 * v + 3] = f.w;
+    }
+#pragma unroll
+    for (int o = 0; o < RY; ++o) {
+      const int j = r - o;
+      if (j < 0 || j >= MW)
+        continue;
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+#pragma unroll
+        for (int i = 0; i < MW; ++i)
+          acc[o][c] = __fmaf_rn(mask.w[j * MW + i], w[4 - H + c + i], acc[o][c]);
+    }
+  }
+  const int x = blockIdx.x * 32 + threadIdx.x;
+  const int y0 = blockIdx.y * 8 * RY + threadIdx.y * RY;
+#pragma unroll
+  for (int o = 0; o < RY; ++o)
+    if (y0 + o < height)
+      out[std::int64_t(y0 + o) * width4 + x] = make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]);
+}
+
+
+template <int MW, int RY, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
+    staged_conv(const float4* __restrict__ in, float4* __restrict__ out, int width4, int height,
+                const __grid_constant__ Mask<MW> mask) {
+  using T = StagedTile<MW, RY>;
+  constexpr int H = MW / 2;
+  extern __shared__ float4 tile4[];
+  const int bx = blockIdx.x * 32 - 1; // the tile's first float4 column (its left halo)
+  const int by = blockIdx.y * 8 * RY - H;
+  for (int i = threadIdx.y * 32 + threadIdx.x; i < T::rows * T::row4; i += 256) {
+    const int r = i / T::row4, c = i % T::row4;
+    const int y = by + r, x = bx + c;
+    const bool inside = y >= 0 && y < height && x >= 0 && x < width4;
+    async_copy16_or_zero(tile4 + i, inside ? in + std::int64_t(y) * width4 + x : in, inside);
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncthreads();
+  staged_compute<MW, RY>(tile4, mask, out, width4, height);
+}
+
+// The staged tile filled by one tensor copy (the bulk copy engine; zeros outside the image come
+// from the copy itself): thread 0 asks for the block's box, every thread sleeps on its mbarrier,
+// then the same FMAs as staged_conv. No copy loop and no block barrier after the start.
+template <int MW, int RY, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
+    tma_conv(const __grid_constant__ CUtensorMap in_map, float4* __restrict__ out, int width4, int height,
+             const __grid_constant__ Mask<MW> mask) {
+  using T = StagedTile<MW, RY>;
+  extern __shared__ __align__(128) float4 tile4[];
+  __shared__ std::uint64_t landed;
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    bulk::barrier_init(&landed, 1);
+    bulk::expect_bytes(&landed, static_cast<unsigned>(T::shared));
+    bulk::tensor_copy_2d(tile4, &in_map, blockIdx.x * 128 - 4, blockIdx.y * 8 * RY - MW / 2, &landed);
+  }
+  __syncthreads(); // the barrier is initialised before anyone waits on it
+  bulk::wait_suspended(&landed, 0);
+  staged_compute<MW, RY>(tile4, mask, out, width4, height);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -691,7 +817,8 @@ template <int S, int R> void run_copy(Bench& b) {
   std::fflush(stdout);
 }
 
-template <int MW, int MH = MW> std::vector<float> cpu_tile_taps(const std::vector<float>& in, const Mask<MW>& m) {
+template <int MW, int MH = MW, bool Flat = false, bool Neighbours = false>
+std::vector<float> cpu_tile_taps(const std::vector<float>& in, const Mask<MW>& m) {
   std::vector<float> out(in.size());
   constexpr int H = MH / 2;
 #pragma omp parallel for schedule(static)
@@ -699,9 +826,10 @@ template <int MW, int MH = MW> std::vector<float> cpu_tile_taps(const std::vecto
     for (int x = 0; x < N; ++x) {
       float s = 0.0f;
       for (int j = 0; j < MH; ++j) {
-        const int yy = y - H + j;
+        const int yy = Flat ? y : y - H + j;
         for (int i = 0; i < MW; ++i) {
-          const float v = (yy < 0 || yy >= N) ? 0.0f : in[std::size_t(yy) * N + x / 4 * 4 + (x % 4 + i) % 4];
+          const int xx = Neighbours ? x - MW / 2 + i : x / 4 * 4 + (x % 4 + i) % 4;
+          const float v = (yy < 0 || yy >= N || xx < 0 || xx >= N) ? 0.0f : in[std::size_t(yy) * N + xx];
           s = std::fma(m.w[j * MW + i], v, s);
         }
       }
@@ -710,12 +838,19 @@ template <int MW, int MH = MW> std::vector<float> cpu_tile_taps(const std::vecto
   return out;
 }
 
-template <int MW, int RY, int MinBlocks, bool TapOuter = false, int MH = MW>
+template <int MW, int RY, int MinBlocks, bool TapOuter = false, int MH = MW, bool Flat = false, bool Neighbours = false>
 void run_tile_taps(Bench& b, const Case<MW>& c, const std::vector<float>& expect) {
-  auto kernel = tile_taps<MW, RY, MinBlocks, TapOuter, MH>;
+  auto kernel = tile_taps<MW, RY, MinBlocks, TapOuter, MH, Flat, Neighbours>;
   const dim3 grid(N / 128, (N + 8 * RY - 1) / (8 * RY));
   char label[200];
-  if (MH == MW)
+  if (Neighbours)
+    std::snprintf(label, sizeof label, "%s %d x %d, windows of 3 float4s  4 x %d a thread, min %d  regs %3d blocks/SM %d",
+                  Flat ? "flat tile (no halo rows)" : "convolution, ideal tile's shape", MW, MH, RY, MinBlocks,
+                  regs_of(kernel), blocks_per_sm(kernel, 256, 0));
+  else if (Flat)
+    std::snprintf(label, sizeof label, "flat tile (no halo) %d x %d (%2d taps)  4 x %d a thread, min %d  regs %3d blocks/SM %d",
+                  MW, MH, MW * MH, RY, MinBlocks, regs_of(kernel), blocks_per_sm(kernel, 256, 0));
+  else if (MH == MW)
     std::snprintf(label, sizeof label, "ideal tile MW %d  4 x %d a thread, min %d%s  regs %3d blocks/SM %d", MW, RY,
                   MinBlocks, TapOuter ? ", tap by tap" : "", regs_of(kernel), blocks_per_sm(kernel, 256, 0));
   else
@@ -735,6 +870,34 @@ void run_tile_taps_ahead(Bench& b, const Case<MW>& c, const std::vector<float>& 
                 MW, RY, T, MinBlocks, regs_of(kernel), blocks_per_sm(kernel, 256, 0));
   check_and_time(b, expect, [&] {
     kernel<<<grid, dim3(32, 8)>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N, c.mask);
+  }, label);
+}
+
+template <int MW, int RY, int MinBlocks> void run_staged(Bench& b, const Case<MW>& c) {
+  using T = StagedTile<MW, RY>;
+  auto kernel = staged_conv<MW, RY, MinBlocks>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::shared)));
+  const dim3 grid(N / 128, (N + 8 * RY - 1) / (8 * RY));
+  char label[200];
+  std::snprintf(label, sizeof label, "staged conv MW %d  4 x %d a thread, min %d  regs %3d  %5.1f KiB  blocks/SM %d", MW, RY,
+                MinBlocks, regs_of(kernel), T::shared / 1024.0, blocks_per_sm(kernel, 256, T::shared));
+  check_and_time(b, c.expect, [&] {
+    kernel<<<grid, dim3(32, 8), T::shared>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out),
+                                             N / 4, N, c.mask);
+  }, label);
+}
+
+template <int MW, int RY, int MinBlocks> void run_tma(Bench& b, const Case<MW>& c) {
+  using T = StagedTile<MW, RY>;
+  auto kernel = tma_conv<MW, RY, MinBlocks>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::shared)));
+  const CUtensorMap map = ladder::core::tensor_map_2d_f32(b.in, N, N, std::int64_t(N) * 4, 4 * T::row4, T::rows);
+  const dim3 grid(N / 128, (N + 8 * RY - 1) / (8 * RY));
+  char label[200];
+  std::snprintf(label, sizeof label, "tensor-copied tile MW %d  4 x %d a thread, min %d  regs %3d  %5.1f KiB  blocks/SM %d",
+                MW, RY, MinBlocks, regs_of(kernel), T::shared / 1024.0, blocks_per_sm(kernel, 256, T::shared));
+  check_and_time(b, c.expect, [&] {
+    kernel<<<grid, dim3(32, 8), T::shared>>>(map, reinterpret_cast<float4*>(b.out), N / 4, N, c.mask);
   }, label);
 }
 
@@ -971,6 +1134,89 @@ int main(int argc, char** argv) {
     const auto e9 = cpu_tile_taps<9>(b.host_in, c9.mask);
     run_tile_taps<9, 4, 1>(b, c9, e9);
     run_tile_taps<9, 8, 1>(b, c9, e9);
+  }
+  if (table("flat")) { // the ideal tile with no halo rows: the copy with the mask's FMAs, in its shape
+    const auto c3 = make_case<3>(b, 333);
+    const auto e3 = cpu_tile_taps<3, 3, true>(b.host_in, c3.mask);
+    run_tile_taps<3, 4, 1, false, 3, true>(b, c3, e3);
+    run_tile_taps<3, 8, 1, false, 3, true>(b, c3, e3);
+    const auto c5 = make_case<5>(b, 555);
+    const auto e5 = cpu_tile_taps<5, 5, true>(b.host_in, c5.mask);
+    run_tile_taps<5, 4, 1, false, 5, true>(b, c5, e5);
+    run_tile_taps<5, 8, 1, false, 5, true>(b, c5, e5);
+    const auto c7 = make_case<7>(b, 777);
+    const auto e7 = cpu_tile_taps<7, 7, true>(b.host_in, c7.mask);
+    run_tile_taps<7, 2, 1, false, 7, true>(b, c7, e7);
+    run_tile_taps<7, 4, 1, false, 7, true>(b, c7, e7);
+    run_tile_taps<7, 4, 4, false, 7, true>(b, c7, e7);
+    run_tile_taps<7, 8, 1, false, 7, true>(b, c7, e7);
+    run_tile_taps<7, 8, 3, false, 7, true>(b, c7, e7);
+    run_tile_taps<7, 16, 1, false, 7, true>(b, c7, e7);
+    run_tile_taps<7, 4, 1, true, 7, true>(b, c7, e7);
+    run_tile_taps<7, 8, 1, true, 7, true>(b, c7, e7);
+    const auto e76 = cpu_tile_taps<7, 6, true>(b.host_in, c7.mask);
+    run_tile_taps<7, 4, 1, false, 6, true>(b, c7, e76);
+    run_tile_taps<7, 8, 1, false, 6, true>(b, c7, e76);
+    const auto e7h = cpu_tile_taps<7>(b.host_in, c7.mask);
+    run_tile_taps<7, 4, 1>(b, c7, e7h); // with its halo rows, for the same call
+  }
+  if (table("tma")) { // the staged tile filled by one tensor copy, few registers, many blocks
+    const auto c3 = make_case<3>(b, 333);
+    run_tma<3, 4, 1>(b, c3);
+    run_tma<3, 8, 1>(b, c3);
+    const auto c5 = make_case<5>(b, 555);
+    run_tma<5, 4, 1>(b, c5);
+    run_tma<5, 8, 1>(b, c5);
+    const auto c7 = make_case<7>(b, 777);
+    run_wide<7, 1, 8, 3, 0, true>(b, c7);
+    run_tma<7, 4, 1>(b, c7);
+    run_tma<7, 4, 6>(b, c7);
+    run_tma<7, 4, 8>(b, c7);
+    run_tma<7, 8, 1>(b, c7);
+    run_tma<7, 8, 4>(b, c7);
+    run_tma<7, 8, 5>(b, c7);
+    run_tma<7, 2, 8>(b, c7);
+    run_staged<7, 4, 8>(b, c7);
+    const auto c9 = make_case<9>(b, 999);
+    run_tma<9, 4, 1>(b, c9);
+    run_tma<9, 4, 6>(b, c9);
+  }
+  if (table("windows")) { // the flat tile and the ideal tile with real windows: the halo columns' cost
+    const auto c7 = make_case<7>(b, 777);
+    const auto ef = cpu_tile_taps<7, 7, true, true>(b.host_in, c7.mask);
+    run_tile_taps<7, 4, 1, false, 7, true, true>(b, c7, ef);
+    run_tile_taps<7, 8, 1, false, 7, true, true>(b, c7, ef);
+    run_tile_taps<7, 4, 1, false, 7, false, true>(b, c7, c7.expect); // a real convolution
+    run_tile_taps<7, 8, 1, false, 7, false, true>(b, c7, c7.expect);
+    run_tile_taps<7, 2, 1, false, 7, false, true>(b, c7, c7.expect);
+    run_wide<7, 1, 8, 3, 0, true>(b, c7);
+    const auto e7 = cpu_tile_taps<7, 7, true>(b.host_in, c7.mask);
+    run_tile_taps<7, 8, 1, false, 7, true>(b, c7, e7); // the flat tile, for the same call
+  }
+  if (table("staged")) { // few registers, many warps: the tile staged by cp.async
+    const auto c3 = make_case<3>(b, 333);
+    run_staged<3, 4, 1>(b, c3);
+    run_staged<3, 8, 1>(b, c3);
+    const auto c5 = make_case<5>(b, 555);
+    run_staged<5, 4, 1>(b, c5);
+    run_staged<5, 8, 1>(b, c5);
+    const auto c7 = make_case<7>(b, 777);
+    run_wide<7, 1, 8, 3, 0, true>(b, c7);
+    run_staged<7, 2, 1>(b, c7);
+    run_staged<7, 4, 1>(b, c7);
+    run_staged<7, 4, 6>(b, c7);
+    run_staged<7, 4, 8>(b, c7);
+    run_staged<7, 8, 1>(b, c7);
+    run_staged<7, 8, 4>(b, c7);
+    run_staged<7, 8, 5>(b, c7);
+    run_staged<7, 16, 1>(b, c7);
+    const auto e7 = cpu_tile_taps<7>(b.host_in, c7.mask);
+    run_tile_taps<7, 4, 6>(b, c7, e7); // the ideal tile's registers capped for 6 and 8 blocks an SM
+    run_tile_taps<7, 4, 8>(b, c7, e7);
+    run_tile_taps<7, 8, 6>(b, c7, e7);
+    const auto c9 = make_case<9>(b, 999);
+    run_staged<9, 4, 1>(b, c9);
+    run_staged<9, 8, 1>(b, c9);
   }
   if (table("tiles_ahead")) { // the ideal tile with its next tile's loads in flight
     const auto c3 = make_case<3>(b, 333);
