@@ -23,7 +23,8 @@
 // - flat: the ideal tile with no halo rows (each output's mask rows all on its own input row);
 // - staged: a convolution staged by cp.async with few registers (staged_conv), many warps an SM;
 // - windows: the flat and the ideal tile with real windows (own float4 and its two neighbours);
-// - tma: the staged tile filled by one tensor copy a block (tma_conv), many blocks an SM.
+// - tma: the staged tile filled by one tensor copy a block (tma_conv), many blocks an SM;
+// - profile (not in "all"): one launch each of the flat, ideal and tensor-copied tiles, for ncu.
 //
 // Build: cmake -DLADDER_BUILD_TUNING=ON, target ladder_conv_strips; run it with a table's name
 // (or none: all but small).
@@ -1159,6 +1160,19 @@ int main(int argc, char** argv) {
     run_tile_taps<7, 8, 1, false, 6, true>(b, c7, e76);
     const auto e7h = cpu_tile_taps<7>(b.host_in, c7.mask);
     run_tile_taps<7, 4, 1>(b, c7, e7h); // with its halo rows, for the same call
+  }
+  if (which == "profile") { // one launch each of the flat, ideal and tensor-copied tiles at 7 x 7, for Nsight Compute
+    Mask<7> m = make_case<7>(b, 777).mask;
+    const auto in4 = reinterpret_cast<const float4*>(b.in);
+    auto* out4 = reinterpret_cast<float4*>(b.out);
+    tile_taps<7, 8, 1, false, 7, true><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, m);
+    tile_taps<7, 4, 1><<<dim3(N / 128, N / 32), dim3(32, 8)>>>(in4, out4, N / 4, N, m);
+    using T = StagedTile<7, 4>;
+    auto tk = tma_conv<7, 4, 8>;
+    CHECK(cudaFuncSetAttribute(tk, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::shared)));
+    const CUtensorMap map = ladder::core::tensor_map_2d_f32(b.in, N, N, std::int64_t(N) * 4, 4 * T::row4, T::rows);
+    tk<<<dim3(N / 128, N / 32), dim3(32, 8), T::shared>>>(map, out4, N / 4, N, m);
+    CHECK(cudaDeviceSynchronize());
   }
   if (table("tma")) { // the staged tile filled by one tensor copy, few registers, many blocks
     const auto c3 = make_case<3>(b, 333);
