@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// asks for"). One tool, fifteen tables, each on an 8192^2 float image against cudaMemcpy of the
+// asks for"). One tool, sixteen tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -24,6 +24,7 @@
 // - staged: a convolution staged by cp.async with few registers (staged_conv), many warps an SM;
 // - windows: the flat and the ideal tile with real windows (own float4 and its two neighbours);
 // - tma: the staged tile filled by one tensor copy a block (tma_conv), many blocks an SM;
+// - warp_staged: each warp its own stage by cp.async (warp_staged_conv), no wait on other warps;
 // - profile (not in "all"): one launch each of the flat, ideal and tensor-copied tiles, for ncu.
 //
 // Build: cmake -DLADDER_BUILD_TUNING=ON, target ladder_conv_strips; run it with a table's name
@@ -550,9 +551,11 @@ __device__ __forceinline__ void async_copy16_or_zero(void* smem, const void* gme
 
 // A staged tile's FMAs and stores (staged_conv, tma_conv): each thread walks its RY + MW - 1 input
 // rows of the stage once, three 16-byte shared loads a row, applied to every output row it feeds.
+// (rows_before: the stage rows before this warp's first input row; a block's shared stage puts
+// warp y's rows y RY rows down, a warp's own stage at 0.)
 template <int MW, int RY, class Taps>
 __device__ __forceinline__ void staged_compute(const float4* tile4, const Taps& mask, float4* __restrict__ out,
-                                               int width4, int height) {
+                                               int width4, int height, int rows_before) {
   using T = StagedTile<MW, RY>;
   constexpr int H = MW / 2;
   float acc[RY][4];
@@ -561,7 +564,7 @@ __device__ __forceinline__ void staged_compute(const float4* tile4, const Taps& 
 #pragma unroll
     for (int c = 0; c < 4; ++c)
       acc[o][c] = 0.0f;
-  const float4* mine = tile4 + threadIdx.y * RY * T::row4 + threadIdx.x; // its window's first float4
+  const float4* mine = tile4 + rows_before * T::row4 + threadIdx.x; // its window's first float4
 #pragma unroll
   for (int r = 0; r < RY + MW - 1; ++r) { // input row r feeds output rows r - j, mask row j
     float w[12];
@@ -608,7 +611,31 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
   asm volatile("cp.async.wait_all;" ::: "memory");
   __syncthreads();
-  staged_compute<MW, RY>(tile4, mask, out, width4, height);
+  staged_compute<MW, RY>(tile4, mask, out, width4, height, threadIdx.y * RY);
+}
+
+// Each warp its own stage: a warp copies its own RY + MW - 1 input rows (its 128 columns and a
+// float4 a side) into a stage of its own by cp.async and waits for its own copies only, then the
+// same FMAs: no registers hold the rows in flight, and no warp waits for another.
+template <int MW, int RY, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
+    warp_staged_conv(const float4* __restrict__ in, float4* __restrict__ out, int width4, int height,
+                     const __grid_constant__ Mask<MW> mask) {
+  using T = StagedTile<MW, RY>;
+  constexpr int rows = RY + MW - 1, words = rows * T::row4;
+  extern __shared__ float4 stages4[];
+  float4* mine = stages4 + threadIdx.y * words;
+  const int bx = blockIdx.x * 32 - 1;
+  const int by = (blockIdx.y * 8 + threadIdx.y) * RY - MW / 2;
+  for (int i = threadIdx.x; i < words; i += 32) {
+    const int r = i / T::row4, c = i % T::row4;
+    const int y = by + r, x = bx + c;
+    const bool inside = y >= 0 && y < height && x >= 0 && x < width4;
+    async_copy16_or_zero(mine + i, inside ? in + std::int64_t(y) * width4 + x : in, inside);
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncwarp();
+  staged_compute<MW, RY>(mine, mask, out, width4, height, 0);
 }
 
 // The staged tile filled by one tensor copy (the bulk copy engine; zeros outside the image come
@@ -628,7 +655,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
   __syncthreads(); // the barrier is initialised before anyone waits on it
   bulk::wait_suspended(&landed, 0);
-  staged_compute<MW, RY>(tile4, mask, out, width4, height);
+  staged_compute<MW, RY>(tile4, mask, out, width4, height, threadIdx.y * RY);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -885,6 +912,20 @@ template <int MW, int RY, int MinBlocks> void run_staged(Bench& b, const Case<MW
   check_and_time(b, c.expect, [&] {
     kernel<<<grid, dim3(32, 8), T::shared>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out),
                                              N / 4, N, c.mask);
+  }, label);
+}
+
+template <int MW, int RY, int MinBlocks> void run_warp_staged(Bench& b, const Case<MW>& c) {
+  constexpr std::size_t shared = std::size_t(8) * (RY + MW - 1) * StagedTile<MW, RY>::row4 * 16;
+  auto kernel = warp_staged_conv<MW, RY, MinBlocks>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  const dim3 grid(N / 128, (N + 8 * RY - 1) / (8 * RY));
+  char label[200];
+  std::snprintf(label, sizeof label, "each warp its own stage MW %d  4 x %d a thread, min %d  regs %3d  %5.1f KiB  blocks/SM %d",
+                MW, RY, MinBlocks, regs_of(kernel), shared / 1024.0, blocks_per_sm(kernel, 256, shared));
+  check_and_time(b, c.expect, [&] {
+    kernel<<<grid, dim3(32, 8), shared>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out),
+                                          N / 4, N, c.mask);
   }, label);
 }
 
@@ -1194,6 +1235,20 @@ int main(int argc, char** argv) {
     const auto c9 = make_case<9>(b, 999);
     run_tma<9, 4, 1>(b, c9);
     run_tma<9, 4, 6>(b, c9);
+  }
+  if (table("warp_staged")) { // each warp its own stage by cp.async, waiting for its own copies only
+    const auto c3 = make_case<3>(b, 333);
+    run_warp_staged<3, 4, 1>(b, c3);
+    const auto c5 = make_case<5>(b, 555);
+    run_warp_staged<5, 4, 1>(b, c5);
+    const auto c7 = make_case<7>(b, 777);
+    run_wide<7, 1, 8, 3, 0, true>(b, c7);
+    run_warp_staged<7, 2, 1>(b, c7);
+    run_warp_staged<7, 2, 8>(b, c7);
+    run_warp_staged<7, 4, 1>(b, c7);
+    run_warp_staged<7, 4, 5>(b, c7);
+    run_warp_staged<7, 8, 1>(b, c7);
+    run_warp_staged<7, 8, 3>(b, c7);
   }
   if (table("windows")) { // the flat tile and the ideal tile with real windows: the halo columns' cost
     const auto c7 = make_case<7>(b, 777);
