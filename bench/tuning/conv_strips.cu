@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// asks for"). One tool, sixteen tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs"). One tool, sixteen tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -19,7 +19,8 @@
 //          take the mask rows bottom first);
 // - tiles: the ideal tile (tile_taps), the lane-halo kernel's shape with a free halo;
 // - tiles_ahead: the same with the next tile's loads in flight;
-// - taps: the ideal tile against its FMAs an output (masks 7 wide, 1 to 7 high; 9 x 9);
+// - taps: the ideal tile against the mask's rows (masks 7 wide, 1 to 7 high; 9 x 9), each row
+//          adding 7 FMAs an output and a halo row;
 // - flat: the ideal tile with no halo rows (each output's mask rows all on its own input row);
 // - staged: a convolution staged by cp.async with few registers (staged_conv), many warps an SM;
 // - windows: the flat and the ideal tile with real windows (own float4 and its two neighbours);
@@ -1157,7 +1158,7 @@ int main(int argc, char** argv) {
     run_tile_taps<7, 8, 3, true>(b, c7, e7);
     run_tile_taps<3, 4, 1, true>(b, c3, e3);
   }
-  if (table("taps")) { // the ideal tile's time against its FMAs an output: masks 7 wide, 1 to 7 high, and 9 x 9
+  if (table("taps")) { // the ideal tile against the mask's rows: masks 7 wide, 1 to 7 high, and 9 x 9
     const auto c7 = make_case<7>(b, 777);
     const auto run7 = [&](auto mh) {
       constexpr int MH = decltype(mh)::value;

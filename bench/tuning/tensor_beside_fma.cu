@@ -1,5 +1,5 @@
 // Tensor-core MMAs issued beside FP32 FMAs: does an SM run both at once? The float 7 x 7 lead of
-// docs/convolution.md ("What 7 x 7 asks for"): a convolution whose FMAs alone fill too many issue
+// docs/convolution.md ("What 7 x 7 costs"): a convolution whose FMAs alone fill too many issue
 // slots could move some mask rows to TF32 MMAs (three each, for FP32 accuracy) if the tensor pipe
 // runs beside the FP32 pipe. Each kernel loops over F FFMAs (8 independent chains a thread) and M
 // mma.sync.m16n8k8 TF32 MMAs (4 independent accumulators a warp) an iteration, on every SM with
