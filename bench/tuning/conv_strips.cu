@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs"). One tool, sixteen tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, twenty-one tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -27,6 +27,16 @@
 // - tma: the staged tile filled by one tensor copy a block (tma_conv), many blocks an SM;
 // - warp_staged: each warp its own stage by cp.async (warp_staged_conv), no wait on other warps;
 // - profile (not in "all"): one launch each of the flat, ideal and tensor-copied tiles, for ncu.
+// - prefetch: the wide tile with its rows asked of L1 or L2 by prefetches; the walked tile
+//          (walk_conv: a tile walked in a loop with rolling sums and few registers, rows asked of L1
+//          a few rows ahead) with and without prefetches;
+// - walk:  the walked tile at other heights, with its halo columns by shuffles, and at 9 x 9;
+// - pairs: the walked tile with its odd warps walking upwards, as two code paths (checked within
+//          1e-5: their sums take the mask rows bottom first);
+// - pairs1: the same with one code path (direction and taps' orientation warp-uniform);
+// - pairs2: the pairs with the warps also side by side;
+// - profile_walk, profile_l2, profile_pairs, profile_pairs1, profile_pairs2 (not in "all"): one
+//          launch each of those tables' kernels (and a copy), for ncu.
 //
 // Build: cmake -DLADDER_BUILD_TUNING=ON, target ladder_conv_strips; run it with a table's name
 // (or none: all but small).
@@ -364,6 +374,224 @@ __global__ void __launch_bounds__(256, MinBlocks)
   cd::wide_tile<MW, KV, RY, cd::WideRows::edge, false>(a, mask, x, y, vector, cols);
 }
 
+
+// Asks L1 (Level 1) or L2 (Level 2) for the lines of a warp's window in Rows input rows from
+// `first` (its first input row at its first column): the warp's Lines 128-byte lines a row and
+// the float4 beside them on each side (its outer lanes' halo loads), one prefetch a lane. No
+// register waits on a prefetch: the rows are in flight without the registers a load would hold.
+template <int Rows, int Lines, int Level>
+__device__ __forceinline__ void prefetch_window(const unsigned char* first, std::int64_t pitch) {
+  constexpr int per_row = Lines + 2, total = Rows * per_row;
+#pragma unroll
+  for (int i = 0; i < (total + 31) / 32; ++i) {
+    const int l = static_cast<int>(threadIdx.x % 32) + 32 * i;
+    if (total % 32 == 0 || l < total) {
+      const int q = l % per_row;
+      const unsigned char* p = first + (l / per_row) * pitch +
+                               (q == 0 ? -16 : q == per_row - 1 ? 128 * Lines : (q - 1) * 128);
+      if constexpr (Level == 1)
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+      else
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+    }
+  }
+}
+
+// The library's wide tile with its rows asked for another way (Pf): 0 its own RY rows of L2 (the
+// library's), 1 its whole window (RY + MW - 1 rows and the side lines) of L1, 2 the whole window
+// of L1 and its own rows of L2, 3 the whole window of L2, 4 its own rows of L1.
+template <int MW, int KV, int RY, int MinBlocks, int Pf>
+__global__ void __launch_bounds__(256, MinBlocks)
+    wide_pf(ladder::conv_detail::ImageArgs a, const __grid_constant__ ladder::conv_detail::MaskParam mask) {
+  namespace cd = ladder::conv_detail;
+  using W = cd::Wide2d<MW, KV, RY>;
+  constexpr int K = 4 * KV;
+  const std::int64_t x0 = std::int64_t(blockIdx.x) * W::tile_w, y0 = std::int64_t(blockIdx.y) * W::tile_h;
+  const std::int64_t x = x0 + threadIdx.x * K;
+  const std::int64_t y = y0 + threadIdx.y * RY;
+  if (y >= a.height)
+    return;
+  const bool vector = cd::rows_aligned_to<float4>(a.in, a.in_pitch) && x - 4 * W::h4 >= 0 &&
+                      x + K + 4 * W::h4 <= a.width;
+  const bool interior = __all_sync(0xffffffffu, vector) &&
+                        cd::rows_aligned_to<float4>(a.out, a.out_pitch) && y - W::halo >= 0 &&
+                        y - W::halo + W::rows <= a.height;
+  if (interior) {
+    const unsigned char* window = a.in + (y - W::halo) * a.in_pitch + x0 * 4;
+    if constexpr (Pf == 0 || Pf == 2)
+      cd::wide_prefetch_rows<MW, KV, RY>(a, x0, y);
+    if constexpr (Pf == 1 || Pf == 2)
+      prefetch_window<W::rows, 4 * KV, 1>(window, a.in_pitch);
+    if constexpr (Pf == 3)
+      prefetch_window<W::rows, 4 * KV, 2>(window, a.in_pitch);
+    if constexpr (Pf == 4)
+      prefetch_window<RY, 4 * KV, 1>(window + W::halo * a.in_pitch, a.in_pitch);
+    return cd::wide_tile<MW, KV, RY, cd::WideRows::interior, false>(a, mask, x, y, true, nullptr);
+  }
+  if (x >= a.width)
+    return;
+  int cols[4 * W::loads];
+  cd::wide_columns<MW, KV, RY>(a, x, cols);
+  cd::wide_tile<MW, KV, RY, cd::WideRows::edge, false>(a, mask, x, y, vector, cols);
+}
+
+// A tile walked in a loop with few registers: a warp a row of 128 columns (blocks of 32 x 8
+// threads, warps one below the other), each warp S output rows, each thread 4 pixels a row. The
+// thread walks its S + MW - 1 input rows once, holding MW open output rows as rolling sums (slot
+// j from slot j - 1, strip.cuh's strip_apply_row): the first and last MW - 1 rows unrolled, each
+// with its slots known at compile time, the rows between in a loop kept rolled, so ptxas cannot
+// hoist every row's loads to the start. A row is a window of three 16-byte loads (its own float4
+// and the two beside it, from L1); each finished row is stored at once. The rows in flight are
+// asked for by prefetches, which hold no register: at the start the first Ahead rows, then at
+// each step the row Ahead rows on, of L1 (Level 1) or L2 (Level 2); Ahead 0: none. Zero border
+// (Interior false: loads and stores tested against the image); sums in the reference's order.
+template <int Level> __device__ __forceinline__ void prefetch_line(const unsigned char* p) {
+  if constexpr (Level == 1)
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+  else
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
+// up: the rows from the bottom (mask: the taps upside down; the sums then take the mask rows
+// bottom first, so they agree with the reference within rounding, not bit for bit).
+template <int MW, int S, int Ahead, int Level, bool Interior, bool Shuffle = false, class Taps = Mask<MW>>
+__device__ __forceinline__ void walk_tile(const float4* __restrict__ in, float4* __restrict__ out, int x, int y0,
+                                          int width4, int height, const Taps& mask, bool up = false) {
+  static_assert(S >= MW - 1, "the first and last rows apart");
+  constexpr int H = MW / 2, rows = S + MW - 1;
+  const int step4 = up ? -width4 : width4; // from one walked row to the next
+  const float4* p = in + std::int64_t(y0 - H + (up ? rows - 1 : 0)) * width4 + x - 1; // the first walked row's window
+  // Lane l asks for line l % 6 of a row: the float4 left of the warp's 4 lines, the 4, and the
+  // float4 right of them (lanes asking for the same line make one request).
+  const int lane = static_cast<int>(threadIdx.x % 32), q6 = lane % 6;
+  const unsigned char* pf =
+      reinterpret_cast<const unsigned char*>(in + std::int64_t(y0 - H + (up ? rows - 1 : 0)) * width4 + (x & ~31)) +
+      (q6 == 0 ? -16 : (q6 - 1) * 128);
+  const std::int64_t pitch = std::int64_t(step4) * 16;
+  if constexpr (Interior && Ahead > 0) {
+#pragma unroll
+    for (int r = 0; r < Ahead; ++r)
+      prefetch_line<Level>(pf + r * pitch);
+    pf += Ahead * pitch;
+  }
+  float acc[MW][4];
+  // the output row finished by walked row MW - 1 (down: the tile's first; up: its last)
+  float4* o = out + std::int64_t(y0 + (up ? S - 1 : 0)) * width4 + x;
+  const auto step = [&](int r, int lo, int hi, auto edge) {
+    constexpr bool Edge = decltype(edge)::value;
+    if constexpr (Interior && Ahead > 0)
+      if (r + Ahead < rows) {
+        prefetch_line<Level>(pf);
+        pf += pitch;
+      }
+    float w[12];
+    const int y = y0 - H + (up ? rows - 1 - r : r);
+    (void)y; // (not read on the interior path)
+    if constexpr (Shuffle) {
+      // Own float4 loaded; the floats beside it from the neighbouring lanes; the warp's outer
+      // lanes load the float4 beyond the warp (lane 0 the left one, lane 31 the right one).
+      static_assert(MW <= 7, "three floats of halo a side (w[0], w[11] unused)");
+      const bool row_in = Interior || (y >= 0 && y < height);
+      const float4 own = row_in ? __ldg(p + 1) : make_float4(0.f, 0.f, 0.f, 0.f);
+      const int side_q = lane == 0 ? 0 : 2;
+      float4 side = make_float4(0.f, 0.f, 0.f, 0.f);
+      if ((lane == 0 || lane == 31) && row_in && (Interior || (x + side_q - 1 >= 0 && x + side_q - 1 < width4)))
+        side = __ldg(p + side_q);
+      const float l1 = __shfl_up_sync(0xffffffffu, own.y, 1), l2 = __shfl_up_sync(0xffffffffu, own.z, 1),
+                  l3 = __shfl_up_sync(0xffffffffu, own.w, 1);
+      const float r0 = __shfl_down_sync(0xffffffffu, own.x, 1), r1 = __shfl_down_sync(0xffffffffu, own.y, 1),
+                  r2 = __shfl_down_sync(0xffffffffu, own.z, 1);
+      w[1] = lane == 0 ? side.y : l1, w[2] = lane == 0 ? side.z : l2, w[3] = lane == 0 ? side.w : l3;
+      w[4] = own.x, w[5] = own.y, w[6] = own.z, w[7] = own.w;
+      w[8] = lane == 31 ? side.x : r0, w[9] = lane == 31 ? side.y : r1, w[10] = lane == 31 ? side.z : r2;
+      w[0] = w[11] = 0.0f; // not read below 9 x 9
+    } else {
+#pragma unroll
+      for (int q = 0; q < 3; ++q) {
+        float4 f;
+        if constexpr (Interior)
+          f = __ldg(p + q);
+        else {
+          const int xq = x + q - 1;
+          f = y >= 0 && y < height && xq >= 0 && xq < width4 ? __ldg(p + q) : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+        w[4 * q] = f.x, w[4 * q + 1] = f.y, w[4 * q + 2] = f.z, w[4 * q + 3] = f.w;
+      }
+    }
+    p += step4;
+    ladder::conv_detail::strip_apply_row<MW, 4, Edge>(acc, w, mask, lo, hi);
+    if (r >= MW - 1 && (Interior || y0 + (up ? rows - 1 - r : r - (MW - 1)) < height))
+      *o = make_float4(acc[MW - 1][0], acc[MW - 1][1], acc[MW - 1][2], acc[MW - 1][3]);
+    if (r >= MW - 1)
+      o += step4;
+  };
+#pragma unroll
+  for (int r = 0; r < MW - 1; ++r)
+    step(r, 0, r, std::true_type{});
+#pragma unroll 1
+  for (int r = MW - 1; r < S; ++r)
+    step(r, 0, MW - 1, std::false_type{});
+#pragma unroll
+  for (int e = 0; e < MW - 1; ++e)
+    step(S + e, e + 1, MW - 1, std::true_type{});
+}
+
+// The taps of one orientation of a Mask<MW, 2> chosen at run time by a warp-uniform offset
+// (0 or MW^2): read through a value the compiler knows is uniform (a shuffle from lane 0), ptxas
+// loads the taps into uniform registers once and the FMAs take them from there, so both
+// orientations run the same code.
+template <int MW> struct OrientedTaps {
+  struct Row {
+    const Mask<MW, 2>& m;
+    int offset;
+    __device__ __forceinline__ float operator[](int i) const { return m.w[offset + i]; }
+  } w;
+};
+
+// Alternate: the odd warps walk upwards, so that two neighbouring warps of a block read the rows
+// they share at about the same time (both at their start or both at their end), while L1 holds
+// them for the second (mask: both orientations). 1: the two directions as two code paths (each
+// orientation's taps FFMA operands from the parameter bank); 2: one code path, the direction and
+// the taps' orientation warp-uniform values (OrientedTaps).
+// WarpsX: a block's warps WarpsX side by side (they share the float4s beside their columns) and
+// Warps / WarpsX one below the other; warp w at column w % WarpsX, row w / WarpsX.
+template <int MW, int S, int MinBlocks, int Ahead, int Level, int Warps = 8, bool Shuffle = false, int Alternate = 0,
+          int WarpsX = 1>
+__global__ void __launch_bounds__(32 * Warps, MinBlocks)
+    walk_conv(const float4* __restrict__ in, float4* __restrict__ out, int width4, int height,
+              const __grid_constant__ Mask<MW, Alternate ? 2 : 1> mask) {
+  constexpr int H = MW / 2;
+  const int wx = static_cast<int>(threadIdx.y) % WarpsX, wy = static_cast<int>(threadIdx.y) / WarpsX;
+  const int x = (blockIdx.x * WarpsX + wx) * 32 + threadIdx.x;
+  const int y0 = (blockIdx.y * (Warps / WarpsX) + wy) * S;
+  if (y0 >= height)
+    return;
+  // warp-uniform: the warp's rows inside the image and the float4s beside its 128 columns too
+  const bool interior = y0 - H >= 0 && y0 + S + H <= height && blockIdx.x > 0 && blockIdx.x + 1 < gridDim.x;
+  if constexpr (Alternate == 2) {
+    const int odd = __shfl_sync(0xffffffffu, wy % 2, 0);
+    const OrientedTaps<MW> taps{{mask, odd * MW * MW}};
+    if (interior)
+      walk_tile<MW, S, Ahead, Level, true, Shuffle>(in, out, x, y0, width4, height, taps, odd != 0);
+    else
+      walk_tile<MW, S, Ahead, Level, false, Shuffle>(in, out, x, y0, width4, height, taps, odd != 0);
+  } else if constexpr (Alternate == 1) {
+    const TapsAt<MW, 0> down{{mask}};
+    const TapsAt<MW, MW * MW> up{{mask}};
+    if (wy % 2 == 0) {
+      if (interior)
+        walk_tile<MW, S, Ahead, Level, true, Shuffle>(in, out, x, y0, width4, height, down);
+      else
+        walk_tile<MW, S, Ahead, Level, false, Shuffle>(in, out, x, y0, width4, height, down);
+    } else if (interior)
+      walk_tile<MW, S, Ahead, Level, true, Shuffle>(in, out, x, y0, width4, height, up, true);
+    else
+      walk_tile<MW, S, Ahead, Level, false, Shuffle>(in, out, x, y0, width4, height, up, true);
+  } else if (interior)
+    walk_tile<MW, S, Ahead, Level, true, Shuffle>(in, out, x, y0, width4, height, mask);
+  else
+    walk_tile<MW, S, Ahead, Level, false, Shuffle>(in, out, x, y0, width4, height, mask);
+}
 
 // A plain copy in the strips' shape: each warp copies its 128 columns down S rows, R rows at a
 // time (R loads in flight, then R stores); blocks of 8 warps side by side, in raster order. S = R
@@ -831,6 +1059,43 @@ void run_wide(Bench& b, const Case<MW>& c) {
                 "wide tile MW %d  %d x %d a thread, min %d, L2 %d tiles ahead, own rows %d  regs %3d", MW,
                 4 * KV, RY, MinBlocks, Ahead, int(OwnToo), regs_of(kernel));
   check_and_time(b, c.expect, [&, a = a, m = m] { kernel<<<grid, dim3(W::tx, W::ty)>>>(a, m); }, label);
+}
+
+template <int MW, int KV, int RY, int MinBlocks, int Pf>
+void run_wide_pf(Bench& b, const Case<MW>& c, int carveout = -1) {
+  using W = ladder::conv_detail::Wide2d<MW, KV, RY>;
+  const auto [a, m] = library_args(b, c);
+  auto kernel = wide_pf<MW, KV, RY, MinBlocks, Pf>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
+  dim3 grid((N + W::tile_w - 1) / W::tile_w, (N + W::tile_h - 1) / W::tile_h);
+  static const char* const how[] = {"own rows of L2 (the library's)", "window of L1", "window of L1, own rows of L2",
+                                    "window of L2", "own rows of L1"};
+  char label[200];
+  std::snprintf(label, sizeof label, "wide tile MW %d  %d x %d a thread, min %d, carveout %d, %s  regs %3d blocks/SM %d", MW,
+                4 * KV, RY, MinBlocks, carveout, how[Pf], regs_of(kernel), blocks_per_sm(kernel, 256, 0));
+  check_and_time(b, c.expect, [&, a = a, m = m] { kernel<<<grid, dim3(W::tx, W::ty)>>>(a, m); }, label);
+}
+
+template <int MW, int S, int MinBlocks, int Ahead, int Level, int Warps = 8, bool Shuffle = false, int Alternate = 0,
+          int WarpsX = 1>
+void run_walk(Bench& b, const Case<MW>& c, int carveout = 0) {
+  auto kernel = walk_conv<MW, S, MinBlocks, Ahead, Level, Warps, Shuffle, Alternate, WarpsX>;
+  Mask<MW, Alternate ? 2 : 1> mask{};
+  for (int j = 0; j < MW; ++j)
+    for (int i = 0; i < MW; ++i) {
+      mask.w[j * MW + i] = c.mask.w[j * MW + i];
+      if constexpr (Alternate) // upside down after it
+        mask.w[MW * MW + j * MW + i] = c.mask.w[(MW - 1 - j) * MW + i];
+    }
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
+  const dim3 grid(N / (128 * WarpsX), (N + Warps / WarpsX * S - 1) / (Warps / WarpsX * S));
+  char label[200];
+  std::snprintf(label, sizeof label, "walked tile MW %d  4 x %d a thread, %d warps (%d across), min %d, carveout %d, rows %d ahead of L%d%s  regs %3d blocks/SM %d",
+                MW, S, Warps, WarpsX, MinBlocks, carveout, Ahead, Level, Shuffle ? ", halo by shuffles" : Alternate == 1 ? ", odd warps upwards" : Alternate == 2 ? ", odd warps upwards, one code path" : "", regs_of(kernel),
+                blocks_per_sm(kernel, 32 * Warps, 0));
+  check_and_time(b, c.expect, [&] {
+    kernel<<<grid, dim3(32, Warps)>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N, mask);
+  }, label, Alternate ? 1e-5f : 0.0f);
 }
 
 template <int S, int R> void run_copy(Bench& b) {
@@ -1360,6 +1625,192 @@ int main(int argc, char** argv) {
     run_warp<7, 4, 1, 256, 8, 6>(b, c7);
     run_warp<7, 4, 1, 128, 6, 6>(b, c7);
     run_warp<7, 4, 2, 128, 8, 5>(b, c7);
+  }
+  if (table("prefetch")) { // rows in flight without registers: the window asked of L1 or L2 by prefetches
+    const auto c7 = make_case<7>(b, 777);
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7);
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    run_wide_pf<7, 1, 8, 3, 1>(b, c7);
+    run_wide_pf<7, 1, 8, 3, 1>(b, c7, 0);
+    run_wide_pf<7, 1, 8, 3, 2>(b, c7, 0);
+    run_wide_pf<7, 1, 8, 3, 3>(b, c7);
+    run_wide_pf<7, 1, 8, 3, 4>(b, c7, 0);
+    run_wide_pf<7, 1, 8, 4, 1>(b, c7, 0);
+    run_wide_pf<7, 1, 4, 5, 1>(b, c7, 0);
+    run_wide_pf<7, 1, 4, 5, 0>(b, c7, 0);
+    run_walk<7, 8, 1, 0, 1>(b, c7);
+    run_walk<7, 8, 1, 4, 1>(b, c7);
+    run_walk<7, 8, 4, 0, 1>(b, c7);
+    run_walk<7, 8, 4, 2, 1>(b, c7);
+    run_walk<7, 8, 4, 4, 1>(b, c7);
+    run_walk<7, 8, 4, 4, 2>(b, c7);
+    run_walk<7, 8, 9, 0, 1, 4>(b, c7);
+    run_walk<7, 8, 9, 2, 1, 4>(b, c7);
+    run_walk<7, 8, 9, 4, 1, 4>(b, c7);
+    run_walk<7, 8, 9, 8, 1, 4>(b, c7);
+    run_walk<7, 8, 9, 4, 2, 4>(b, c7);
+    run_walk<7, 8, 5, 4, 1>(b, c7);
+    run_walk<7, 16, 9, 0, 1, 4>(b, c7);
+    run_walk<7, 16, 9, 4, 1, 4>(b, c7);
+    run_walk<7, 16, 4, 4, 1>(b, c7);
+    run_walk<7, 16, 5, 4, 1>(b, c7);
+    run_walk<7, 32, 9, 4, 1, 4>(b, c7);
+    run_walk<7, 8, 9, 4, 1, 4>(b, c7, -1);
+    const auto e7 = cpu_tile_taps<7, 7, true>(b.host_in, c7.mask);
+    run_tile_taps<7, 8, 1, false, 7, true>(b, c7, e7); // the flat tile, for the same call
+  }
+  if (table("walk")) { // the walked tile: shorter tiles, the halo columns by shuffles, 9 x 9
+    const auto c7 = make_case<7>(b, 777);
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    run_walk<7, 8, 4, 2, 1>(b, c7);
+    run_walk<7, 8, 4, 0, 1>(b, c7);
+    run_walk<7, 6, 4, 2, 1>(b, c7);
+    run_walk<7, 7, 4, 2, 1>(b, c7);
+    run_walk<7, 8, 4, 2, 1, 8, true>(b, c7);
+    run_walk<7, 8, 4, 0, 1, 8, true>(b, c7);
+    run_walk<7, 8, 9, 2, 1, 4, true>(b, c7);
+    run_walk<7, 8, 5, 2, 1, 8, true>(b, c7);
+    run_walk<7, 8, 6, 2, 1, 8, true>(b, c7);
+    run_walk<7, 6, 5, 2, 1, 8, true>(b, c7);
+    run_walk<7, 8, 4, 2, 1>(b, c7);
+    const auto e7 = cpu_tile_taps<7, 7, true>(b.host_in, c7.mask);
+    run_tile_taps<7, 8, 1, false, 7, true>(b, c7, e7); // the flat tile, for the same call
+    const auto c9 = make_case<9>(b, 999);
+    run_wide_pf<9, 1, 8, 3, 0>(b, c9, 0);
+    run_walk<9, 8, 3, 2, 1>(b, c9);
+    run_walk<9, 8, 4, 2, 1>(b, c9);
+  }
+  if (table("pairs")) { // the walked tile with its odd warps walking upwards
+    const auto c7 = make_case<7>(b, 777);
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    run_walk<7, 8, 4, 2, 1>(b, c7);
+    run_walk<7, 8, 4, 2, 1, 8, false, 1>(b, c7);
+    run_walk<7, 8, 4, 0, 1, 8, false, 1>(b, c7);
+    run_walk<7, 8, 9, 2, 1, 4, false, 1>(b, c7);
+    run_walk<7, 16, 4, 2, 1, 8, false, 1>(b, c7);
+    run_walk<7, 16, 4, 0, 1, 8, false, 1>(b, c7);
+    run_walk<7, 32, 4, 2, 1, 8, false, 1>(b, c7);
+    run_walk<7, 12, 4, 2, 1, 8, false, 1>(b, c7);
+    run_walk<7, 8, 4, 2, 1, 8, false, 1>(b, c7, -1);
+    run_walk<7, 8, 4, 2, 1>(b, c7);
+    const auto e7 = cpu_tile_taps<7, 7, true>(b.host_in, c7.mask);
+    run_tile_taps<7, 8, 1, false, 7, true>(b, c7, e7); // the flat tile, for the same call
+    const auto c9 = make_case<9>(b, 999);
+    run_wide_pf<9, 1, 8, 3, 0>(b, c9, 0);
+    run_walk<9, 8, 3, 2, 1>(b, c9);
+    run_walk<9, 8, 3, 2, 1, 8, false, 1>(b, c9);
+    run_walk<9, 16, 3, 2, 1, 8, false, 1>(b, c9);
+    const auto c5 = make_case<5>(b, 555);
+    run_walk<5, 8, 4, 2, 1>(b, c5);
+    run_walk<5, 8, 4, 2, 1, 8, false, 1>(b, c5);
+    run_walk<5, 16, 4, 2, 1, 8, false, 1>(b, c5);
+  }
+  if (which == "profile_l2") { // one launch each of a copy and the 7 x 7 kernels, for L2's breakdown in Nsight Compute
+    const auto c7 = make_case<7>(b, 777);
+    const auto in4 = reinterpret_cast<const float4*>(b.in);
+    auto* out4 = reinterpret_cast<float4*>(b.out);
+    strip_copy<8, 8><<<dim3(N / 1024, N / 8), 256>>>(in4, out4, N / 4, N);
+    tile_taps<7, 8, 1, false, 7, true><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
+    tile_taps<7, 4, 1><<<dim3(N / 128, N / 32), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
+    walk_conv<7, 8, 4, 2, 1><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
+    const auto [a, m] = library_args(b, c7);
+    wide_pf<7, 1, 8, 3, 0><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(a, m);
+    using T = StagedTile<7, 4>;
+    auto tk = tma_conv<7, 4, 8>;
+    CHECK(cudaFuncSetAttribute(tk, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::shared)));
+    const CUtensorMap map = ladder::core::tensor_map_2d_f32(b.in, N, N, std::int64_t(N) * 4, 4 * T::row4, T::rows);
+    tk<<<dim3(N / 128, N / 32), dim3(32, 8), T::shared>>>(map, out4, N / 4, N, c7.mask);
+    CHECK(cudaDeviceSynchronize());
+  }
+  if (table("pairs1")) { // the walked tile in pairs with one code path (taps in uniform registers)
+    const auto c7 = make_case<7>(b, 777);
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    run_walk<7, 8, 4, 2, 1>(b, c7);
+    run_walk<7, 8, 4, 2, 1, 8, false, 2>(b, c7);
+    run_walk<7, 8, 4, 0, 1, 8, false, 2>(b, c7);
+    run_walk<7, 8, 4, 4, 1, 8, false, 2>(b, c7);
+    run_walk<7, 8, 9, 2, 1, 4, false, 2>(b, c7);
+    run_walk<7, 8, 9, 0, 1, 4, false, 2>(b, c7);
+    run_walk<7, 16, 4, 2, 1, 8, false, 2>(b, c7);
+    run_walk<7, 12, 4, 2, 1, 8, false, 2>(b, c7);
+    run_walk<7, 32, 4, 2, 1, 8, false, 2>(b, c7);
+    run_walk<7, 8, 4, 2, 1, 8, false, 1>(b, c7);
+    run_walk<7, 8, 4, 2, 1, 8, false, 2>(b, c7, -1);
+    run_walk<7, 8, 4, 2, 1>(b, c7);
+    const auto e7 = cpu_tile_taps<7, 7, true>(b.host_in, c7.mask);
+    run_tile_taps<7, 8, 1, false, 7, true>(b, c7, e7); // the flat tile, for the same call
+    const auto c5 = make_case<5>(b, 555);
+    run_walk<5, 8, 4, 2, 1>(b, c5);
+    run_walk<5, 8, 4, 2, 1, 8, false, 2>(b, c5);
+    run_walk<5, 8, 5, 2, 1, 8, false, 2>(b, c5);
+  }
+  if (table("pairs2")) { // the walked tile in pairs, one code path, warps also side by side
+    const auto c7 = make_case<7>(b, 777);
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    run_walk<7, 8, 4, 2, 1, 8, false, 2>(b, c7);
+    run_walk<7, 8, 2, 2, 1, 16, false, 2, 2>(b, c7);
+    run_walk<7, 16, 2, 2, 1, 16, false, 2, 2>(b, c7);
+    run_walk<7, 8, 4, 2, 1, 8, false, 2, 2>(b, c7);
+    run_walk<7, 16, 4, 2, 1, 8, false, 2, 2>(b, c7);
+    run_walk<7, 8, 1, 2, 1, 32, false, 2, 4>(b, c7);
+    run_walk<7, 16, 1, 2, 1, 32, false, 2, 4>(b, c7);
+    run_walk<7, 16, 2, 2, 1, 16, false, 2, 4>(b, c7);
+    run_walk<7, 16, 2, 0, 1, 16, false, 2, 2>(b, c7);
+    run_walk<7, 24, 2, 2, 1, 16, false, 2, 2>(b, c7);
+    run_walk<7, 16, 4, 2, 1>(b, c7);
+    run_walk<7, 8, 4, 2, 1, 8, false, 0, 2>(b, c7);
+    run_walk<7, 8, 4, 2, 1, 8, false, 2>(b, c7);
+    const auto e7 = cpu_tile_taps<7, 7, true>(b.host_in, c7.mask);
+    run_tile_taps<7, 8, 1, false, 7, true>(b, c7, e7); // the flat tile, for the same call
+  }
+  if (which == "profile_pairs2") { // the pairs with warps side by side, for Nsight Compute
+    const auto c7 = make_case<7>(b, 777);
+    Mask<7, 2> m2{};
+    for (int j = 0; j < 7; ++j)
+      for (int i = 0; i < 7; ++i)
+        m2.w[j * 7 + i] = c7.mask.w[j * 7 + i], m2.w[49 + j * 7 + i] = c7.mask.w[(6 - j) * 7 + i];
+    const auto in4 = reinterpret_cast<const float4*>(b.in);
+    auto* out4 = reinterpret_cast<float4*>(b.out);
+    walk_conv<7, 16, 2, 2, 1, 16, false, 2, 2><<<dim3(N / 256, N / 128), dim3(32, 16)>>>(in4, out4, N / 4, N, m2);
+    walk_conv<7, 8, 2, 2, 1, 16, false, 2, 2><<<dim3(N / 256, N / 64), dim3(32, 16)>>>(in4, out4, N / 4, N, m2);
+    CHECK(cudaDeviceSynchronize());
+  }
+  if (which == "profile_pairs1") { // the walked tile down, and in pairs with one code path, for Nsight Compute
+    const auto c7 = make_case<7>(b, 777);
+    Mask<7, 2> m2{};
+    for (int j = 0; j < 7; ++j)
+      for (int i = 0; i < 7; ++i)
+        m2.w[j * 7 + i] = c7.mask.w[j * 7 + i], m2.w[49 + j * 7 + i] = c7.mask.w[(6 - j) * 7 + i];
+    const auto in4 = reinterpret_cast<const float4*>(b.in);
+    auto* out4 = reinterpret_cast<float4*>(b.out);
+    walk_conv<7, 8, 4, 2, 1><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
+    walk_conv<7, 8, 4, 2, 1, 8, false, 2><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, m2);
+    walk_conv<7, 8, 4, 2, 1, 8, false, 1><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, m2);
+    CHECK(cudaDeviceSynchronize());
+  }
+  if (which == "profile_pairs") { // one launch each of the walked tile down and in pairs, for Nsight Compute
+    const auto c7 = make_case<7>(b, 777);
+    Mask<7, 2> m2{};
+    for (int j = 0; j < 7; ++j)
+      for (int i = 0; i < 7; ++i)
+        m2.w[j * 7 + i] = c7.mask.w[j * 7 + i], m2.w[49 + j * 7 + i] = c7.mask.w[(6 - j) * 7 + i];
+    const auto in4 = reinterpret_cast<const float4*>(b.in);
+    auto* out4 = reinterpret_cast<float4*>(b.out);
+    walk_conv<7, 8, 4, 2, 1><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
+    walk_conv<7, 8, 4, 2, 1, 8, false, 1><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, m2);
+    walk_conv<7, 16, 4, 2, 1, 8, false, 1><<<dim3(N / 128, N / 128), dim3(32, 8)>>>(in4, out4, N / 4, N, m2);
+    CHECK(cudaDeviceSynchronize());
+  }
+  if (which == "profile_walk") { // one launch each of the flat, walked and wide tiles at 7 x 7, for Nsight Compute
+    const auto c7 = make_case<7>(b, 777);
+    const auto in4 = reinterpret_cast<const float4*>(b.in);
+    auto* out4 = reinterpret_cast<float4*>(b.out);
+    tile_taps<7, 8, 1, false, 7, true><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
+    walk_conv<7, 8, 4, 2, 1><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
+    walk_conv<7, 8, 4, 2, 1, 8, true><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
+    const auto [a, m] = library_args(b, c7);
+    wide_pf<7, 1, 8, 3, 0><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(a, m);
+    CHECK(cudaDeviceSynchronize());
   }
   if (table("ahead")) { // the wide tile asking L2 for the rows of the tiles below
     const auto c7 = make_case<7>(b, 777);
