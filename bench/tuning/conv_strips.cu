@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, twenty-one tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, twenty-two tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -35,6 +35,8 @@
 //          1e-5: their sums take the mask rows bottom first);
 // - pairs1: the same with one code path (direction and taps' orientation warp-uniform);
 // - pairs2: the pairs with the warps also side by side;
+// - library_walk: the walked pairs with every border's edge path, as a library kernel would be
+//          (walk_pairs.cuh), beside the tool's;
 // - profile_walk, profile_l2, profile_pairs, profile_pairs1, profile_pairs2 (not in "all"): one
 //          launch each of those tables' kernels (and a copy), for ncu.
 //
@@ -43,6 +45,7 @@
 #include "convolution/reference.hpp"
 #include "convolution/strip.cuh"
 #include "convolution/wide.cuh"
+#include "walk_pairs.cuh"
 #include "core/tensor_map.hpp"
 #include "ladder/detail/bulk_copy.cuh"
 
@@ -1774,6 +1777,32 @@ int main(int argc, char** argv) {
     walk_conv<7, 16, 2, 2, 1, 16, false, 2, 2><<<dim3(N / 256, N / 128), dim3(32, 16)>>>(in4, out4, N / 4, N, m2);
     walk_conv<7, 8, 2, 2, 1, 16, false, 2, 2><<<dim3(N / 256, N / 64), dim3(32, 16)>>>(in4, out4, N / 4, N, m2);
     CHECK(cudaDeviceSynchronize());
+  }
+  if (table("library_walk")) { // the walked pairs with every border's edge path (walk_pairs.cuh) beside the tool's
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    namespace cd = walk_pairs;
+    using Shape = cd::WalkShape;
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    for (int k = 0; k < 2; ++k) {
+      char label[200];
+      std::snprintf(label, sizeof label, "walked pairs, every border (walk_pairs.cuh) MW 7  4 x %d a thread, %d x %d warps, min %d  regs %3d",
+                    Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks,
+                    regs_of(cd::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks>));
+      check_and_time(b, c7.expect, [&, a = a, m = m] {
+        cd::launch_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks>(a, m, nullptr);
+      }, label, 1e-5f);
+      // the kernel launched directly, its taps built once (as the tool's own kernels are launched)
+      const auto taps = cd::walk_taps<7>(m);
+      using Wk = cd::Walk2d<7, Shape::rows, Shape::warps_x, Shape::warps_y>;
+      const dim3 grid(N / Wk::tile_w, N / Wk::tile_h);
+      check_and_time(b, c7.expect, [&, a = a] {
+        cd::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks>
+            <<<grid, dim3(32, Shape::warps_x * Shape::warps_y)>>>(a, taps);
+      }, std::string(label) + ", launched directly", 1e-5f);
+      run_walk<7, 16, 4, 2, 1, 8, false, 2, 2>(b, c7);
+    }
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
   }
   if (which == "profile_pairs1") { // the walked tile down, and in pairs with one code path, for Nsight Compute
     const auto c7 = make_case<7>(b, 777);
