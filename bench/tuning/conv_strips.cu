@@ -1800,6 +1800,11 @@ int main(int argc, char** argv) {
         cd::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks>
             <<<grid, dim3(32, Shape::warps_x * Shape::warps_y)>>>(a, taps);
       }, std::string(label) + ", launched directly", 1e-5f);
+      // its edge warps reading as the tool's walk_conv does (zero border only)
+      check_and_time(b, c7.expect, [&, a = a] {
+        cd::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks, true>
+            <<<grid, dim3(32, Shape::warps_x * Shape::warps_y)>>>(a, taps);
+      }, std::string(label) + ", launched directly, edge warps' loads tested (zero border only)", 1e-5f);
       run_walk<7, 16, 4, 2, 1, 8, false, 2, 2>(b, c7);
     }
     run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);

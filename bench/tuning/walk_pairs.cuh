@@ -5,7 +5,7 @@
 // not the library's: measured in the strips tool's library_walk table on an H200 (2026-11-29,
 // float 8192^2 7 x 7, zero border) it took 172.4-174.6 us, against the wide tile's 167.3-168.9 and
 // the tool's own walked pairs' 154.4-158.1 in the same calls
-// (bench/results/convolution-walked-h200-2026-11-29.md, calls 6 and 7).
+// (bench/results/convolution-walked-h200-2026-11-29.md, calls 6 to 8).
 //
 // Each warp owns S output rows of 128 columns (4 pixels a thread), as the wide tile does
 // (wide.cuh), but walks its S + MW - 1 input rows in a loop with rolling sums (strip.cuh's
@@ -19,8 +19,9 @@
 // Edges: warps whose rows or windows leave the image (or rows not 16-byte aligned) walk the same
 // way with each row mapped through the border policy and windows that cross the left or right edge
 // gathered through it (wide.cuh's wide_load_window); that path spills (27 local loads and stores
-// and 516 instructions a row in its loop, against 220 and none in the interior's), which is where
-// the kernel loses to the tool's, whose edge warps only test their loads against a zero border.
+// and 516 instructions a row in its loop, against 220 and none in the interior's), but it is not
+// where the kernel loses to the tool's: with its edge warps reading as the tool's do (ZeroEdges)
+// it took 169.8-170.6 us (call 8). What else does was not found.
 #pragma once
 
 #include "convolution/strip.cuh"
@@ -86,7 +87,10 @@ template <int MW> struct OrientedTaps {
 // downwards or (up) upwards. Interior: every row and window of the warp inside the image and
 // aligned, 16-byte loads and stores one pitch apart, nothing tested; otherwise the edge path of
 // wide_load_window and stores that stop at the image's edges.
-template <int MW, int S, WideRows Rows>
+// ZeroEdges (a measurement, not a border policy's path): the edge warps read as the strips tool's
+// walk_conv does, each 16-byte load tested against the image and zeros outside it (the zero border
+// on a width of whole float4s only).
+template <int MW, int S, WideRows Rows, bool ZeroEdges = false>
 __device__ __forceinline__ void walk_rows(const ImageArgs& a, const OrientedTaps<MW>& taps, std::int64_t x,
                                           std::int64_t y, bool up, bool vector, const int* cols) {
   using Wk = Walk2d<MW, S, 1, 2>;
@@ -123,6 +127,13 @@ __device__ __forceinline__ void walk_rows(const ImageArgs& a, const OrientedTaps
       for (int j = 0; j < W::loads; ++j)
         win[j] = __ldg(p + j);
       window += step;
+    } else if constexpr (ZeroEdges) {
+      const std::int64_t yr = y - Wk::halo + (up ? rows - 1 - r : r), x4 = x / 4 - 1;
+      const auto* in_row = reinterpret_cast<const float4*>(a.in + yr * a.in_pitch);
+#pragma unroll
+      for (int j = 0; j < W::loads; ++j)
+        win[j] = yr >= 0 && yr < a.height && x4 + j >= 0 && x4 + j < a.width / 4 ? __ldg(in_row + x4 + j)
+                                                                                : make_float4(0.f, 0.f, 0.f, 0.f);
     } else {
       wide_load_window<MW, 1, S, Rows>(a, nullptr, up ? rows - 1 - r : r, x, y, vector, cols, nullptr, win);
     }
@@ -156,7 +167,7 @@ __device__ __forceinline__ void walk_rows(const ImageArgs& a, const OrientedTaps
     walk_step(S + e, e + 1, MW - 1, std::true_type{});
 }
 
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool ZeroEdges = false>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask) {
   using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
@@ -177,9 +188,13 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
     return walk_rows<MW, S, WideRows::interior>(a, taps, x, y, up != 0, true, nullptr);
   if (x >= a.width)
     return; // no output: the lanes share nothing
-  int cols[4 * W::loads];
-  wide_columns<MW, 1, S>(a, x, cols);
-  walk_rows<MW, S, WideRows::edge>(a, taps, x, y, up != 0, vector, cols);
+  if constexpr (ZeroEdges) {
+    walk_rows<MW, S, WideRows::edge, true>(a, taps, x, y, up != 0, vector, nullptr);
+  } else {
+    int cols[4 * W::loads];
+    wide_columns<MW, 1, S>(a, x, cols);
+    walk_rows<MW, S, WideRows::edge>(a, taps, x, y, up != 0, vector, cols);
+  }
 }
 
 // Whether convolve_walk_2d can take an image of this size (its grid's rows of blocks; the edge
