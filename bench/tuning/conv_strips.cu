@@ -37,7 +37,8 @@
 // - pairs2: the pairs with the warps also side by side;
 // - library_walk: the walked pairs with every border's edge path, as a library kernel would be
 //          (walk_pairs.cuh), beside the tool's;
-// - profile_walk, profile_l2, profile_pairs, profile_pairs1, profile_pairs2 (not in "all"): one
+// - profile_walk, profile_l2, profile_pairs, profile_pairs1, profile_pairs2, profile_library_walk
+//          (not in "all"): one
 //          launch each of those tables' kernels (and a copy), for ncu.
 //
 // Build: cmake -DLADDER_BUILD_TUNING=ON, target ladder_conv_strips; run it with a table's name
@@ -1808,6 +1809,21 @@ int main(int argc, char** argv) {
       run_walk<7, 16, 4, 2, 1, 8, false, 2, 2>(b, c7);
     }
     run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+  }
+  if (which == "profile_library_walk") { // the tool's walked pairs and walk_pairs.cuh's, for Nsight Compute
+    const auto c7 = make_case<7>(b, 777);
+    Mask<7, 2> m2{};
+    for (int j = 0; j < 7; ++j)
+      for (int i = 0; i < 7; ++i)
+        m2.w[j * 7 + i] = c7.mask.w[j * 7 + i], m2.w[49 + j * 7 + i] = c7.mask.w[(6 - j) * 7 + i];
+    const auto in4 = reinterpret_cast<const float4*>(b.in);
+    auto* out4 = reinterpret_cast<float4*>(b.out);
+    walk_conv<7, 16, 4, 2, 1, 8, false, 2, 2><<<dim3(N / 256, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, m2);
+    const auto [a, m] = library_args(b, c7);
+    using Shape = walk_pairs::WalkShape;
+    walk_pairs::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks>
+        <<<dim3(N / 256, N / 64), dim3(32, 8)>>>(a, walk_pairs::walk_taps<7>(m));
+    CHECK(cudaDeviceSynchronize());
   }
   if (which == "profile_pairs1") { // the walked tile down, and in pairs with one code path, for Nsight Compute
     const auto c7 = make_case<7>(b, 777);
