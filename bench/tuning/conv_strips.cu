@@ -85,6 +85,18 @@ template <int MW, int Offset> struct TapsAt {
   } w;
 };
 
+// The mask in Orientations orientations: as given, and with 2 also upside down after it.
+template <int Orientations, int MW> Mask<MW, Orientations> oriented(const Mask<MW>& m) {
+  Mask<MW, Orientations> both{};
+  for (int j = 0; j < MW; ++j)
+    for (int i = 0; i < MW; ++i) {
+      both.w[j * MW + i] = m.w[j * MW + i];
+      if constexpr (Orientations == 2)
+        both.w[MW * MW + j * MW + i] = m.w[(MW - 1 - j) * MW + i];
+    }
+  return both;
+}
+
 template <int MW, int CW, int PX, int S, int D> struct Strip {
   static constexpr int halo = MW / 2;
   static constexpr int h4 = (halo + 3) / 4; // float4s of halo a side
@@ -529,15 +541,7 @@ __device__ __forceinline__ void walk_tile(const float4* __restrict__ in, float4*
     if (r >= MW - 1)
       o += step4;
   };
-#pragma unroll
-  for (int r = 0; r < MW - 1; ++r)
-    step(r, 0, r, std::true_type{});
-#pragma unroll 1
-  for (int r = MW - 1; r < S; ++r)
-    step(r, 0, MW - 1, std::false_type{});
-#pragma unroll
-  for (int e = 0; e < MW - 1; ++e)
-    step(S + e, e + 1, MW - 1, std::true_type{});
+  walk_pairs::walk_phases<MW, S>(step);
 }
 
 // The taps of one orientation of a Mask<MW, 2> chosen at run time by a warp-uniform offset
@@ -1006,13 +1010,7 @@ template <int MW, int CW, int PX, int S, int D, int MinBlocks, bool Zig = false>
 void run(Bench& b, const Case<MW>& c, int resident = 0) {
   using St = Strip<MW, CW, PX, S, D>;
   auto kernel = strip_conv<MW, CW, PX, S, D, MinBlocks, Zig>;
-  Mask<MW, Zig ? 2 : 1> mask{};
-  for (int j = 0; j < MW; ++j)
-    for (int i = 0; i < MW; ++i) {
-      mask.w[j * MW + i] = c.mask.w[j * MW + i];
-      if constexpr (Zig) // upside down after it
-        mask.w[MW * MW + j * MW + i] = c.mask.w[(MW - 1 - j) * MW + i];
-    }
+  const auto mask = oriented<Zig ? 2 : 1>(c.mask);
   CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              static_cast<int>(St::shared)));
   const int strips_x = (N + St::cols - 1) / St::cols, strips = strips_x * ((N + S - 1) / S);
@@ -1084,13 +1082,7 @@ template <int MW, int S, int MinBlocks, int Ahead, int Level, int Warps = 8, boo
           int WarpsX = 1>
 void run_walk(Bench& b, const Case<MW>& c, int carveout = 0) {
   auto kernel = walk_conv<MW, S, MinBlocks, Ahead, Level, Warps, Shuffle, Alternate, WarpsX>;
-  Mask<MW, Alternate ? 2 : 1> mask{};
-  for (int j = 0; j < MW; ++j)
-    for (int i = 0; i < MW; ++i) {
-      mask.w[j * MW + i] = c.mask.w[j * MW + i];
-      if constexpr (Alternate) // upside down after it
-        mask.w[MW * MW + j * MW + i] = c.mask.w[(MW - 1 - j) * MW + i];
-    }
+  const auto mask = oriented<Alternate ? 2 : 1>(c.mask);
   CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
   const dim3 grid(N / (128 * WarpsX), (N + Warps / WarpsX * S - 1) / (Warps / WarpsX * S));
   char label[200];
@@ -1769,10 +1761,7 @@ int main(int argc, char** argv) {
   }
   if (which == "profile_pairs2") { // the pairs with warps side by side, for Nsight Compute
     const auto c7 = make_case<7>(b, 777);
-    Mask<7, 2> m2{};
-    for (int j = 0; j < 7; ++j)
-      for (int i = 0; i < 7; ++i)
-        m2.w[j * 7 + i] = c7.mask.w[j * 7 + i], m2.w[49 + j * 7 + i] = c7.mask.w[(6 - j) * 7 + i];
+    const auto m2 = oriented<2>(c7.mask);
     const auto in4 = reinterpret_cast<const float4*>(b.in);
     auto* out4 = reinterpret_cast<float4*>(b.out);
     walk_conv<7, 16, 2, 2, 1, 16, false, 2, 2><<<dim3(N / 256, N / 128), dim3(32, 16)>>>(in4, out4, N / 4, N, m2);
@@ -1812,10 +1801,7 @@ int main(int argc, char** argv) {
   }
   if (which == "profile_library_walk") { // the tool's walked pairs and walk_pairs.cuh's, for Nsight Compute
     const auto c7 = make_case<7>(b, 777);
-    Mask<7, 2> m2{};
-    for (int j = 0; j < 7; ++j)
-      for (int i = 0; i < 7; ++i)
-        m2.w[j * 7 + i] = c7.mask.w[j * 7 + i], m2.w[49 + j * 7 + i] = c7.mask.w[(6 - j) * 7 + i];
+    const auto m2 = oriented<2>(c7.mask);
     const auto in4 = reinterpret_cast<const float4*>(b.in);
     auto* out4 = reinterpret_cast<float4*>(b.out);
     walk_conv<7, 16, 4, 2, 1, 8, false, 2, 2><<<dim3(N / 256, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, m2);
@@ -1827,10 +1813,7 @@ int main(int argc, char** argv) {
   }
   if (which == "profile_pairs1") { // the walked tile down, and in pairs with one code path, for Nsight Compute
     const auto c7 = make_case<7>(b, 777);
-    Mask<7, 2> m2{};
-    for (int j = 0; j < 7; ++j)
-      for (int i = 0; i < 7; ++i)
-        m2.w[j * 7 + i] = c7.mask.w[j * 7 + i], m2.w[49 + j * 7 + i] = c7.mask.w[(6 - j) * 7 + i];
+    const auto m2 = oriented<2>(c7.mask);
     const auto in4 = reinterpret_cast<const float4*>(b.in);
     auto* out4 = reinterpret_cast<float4*>(b.out);
     walk_conv<7, 8, 4, 2, 1><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
@@ -1840,10 +1823,7 @@ int main(int argc, char** argv) {
   }
   if (which == "profile_pairs") { // one launch each of the walked tile down and in pairs, for Nsight Compute
     const auto c7 = make_case<7>(b, 777);
-    Mask<7, 2> m2{};
-    for (int j = 0; j < 7; ++j)
-      for (int i = 0; i < 7; ++i)
-        m2.w[j * 7 + i] = c7.mask.w[j * 7 + i], m2.w[49 + j * 7 + i] = c7.mask.w[(6 - j) * 7 + i];
+    const auto m2 = oriented<2>(c7.mask);
     const auto in4 = reinterpret_cast<const float4*>(b.in);
     auto* out4 = reinterpret_cast<float4*>(b.out);
     walk_conv<7, 8, 4, 2, 1><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);

@@ -76,6 +76,23 @@ template <int MW> WalkTaps<MW> walk_taps(const MaskParam& mask) {
   return both;
 }
 
+// A walk of S output rows' S + MW - 1 input rows through step(r, lo, hi, edge): the first and
+// last MW - 1 rows unrolled, each with its open slots lo .. hi known at compile time (edge: a
+// std::true_type), the rows between in a loop kept rolled, so that ptxas cannot hoist every row's
+// loads to the start (strip.cuh's strip_walk keeps its first and last rows rolled too, for strips
+// whose height is known only at run time).
+template <int MW, int S, class Step> __device__ __forceinline__ void walk_phases(Step&& step) {
+#pragma unroll
+  for (int r = 0; r < MW - 1; ++r)
+    step(r, 0, r, std::true_type{});
+#pragma unroll 1
+  for (int r = MW - 1; r < S; ++r)
+    step(r, 0, MW - 1, std::false_type{});
+#pragma unroll
+  for (int e = 0; e < MW - 1; ++e)
+    step(S + e, e + 1, MW - 1, std::true_type{});
+}
+
 // One orientation of WalkTaps, at a warp-uniform offset (0 or MW^2): what strip_apply_row reads
 // as .w[j MW + i].
 template <int MW> struct OrientedTaps {
@@ -159,15 +176,7 @@ __device__ __forceinline__ void walk_rows(const ImageArgs& a, const OrientedTaps
     }
     out_row += out_step;
   };
-#pragma unroll
-  for (int r = 0; r < MW - 1; ++r)
-    walk_step(r, 0, r, std::true_type{});
-#pragma unroll 1
-  for (int r = MW - 1; r < S; ++r)
-    walk_step(r, 0, MW - 1, std::false_type{});
-#pragma unroll
-  for (int e = 0; e < MW - 1; ++e)
-    walk_step(S + e, e + 1, MW - 1, std::true_type{});
+  walk_phases<MW, S>(walk_step);
 }
 
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool ZeroEdges = false>
