@@ -21,10 +21,11 @@
 // gathered through it (wide.cuh's wide_load_window); that path spills (27 local loads and stores
 // and 516 instructions a row in its loop, against 220 and none in the interior's), but it is not
 // where the kernel loses to the tool's: with its edge warps reading as the tool's do (ZeroEdges)
-// it took 169.8-170.6 us (call 8). Nsight Compute (ncu-conv-f32-walked-h200-2026-11-29.md) points
-// at its size and spills: 7,720 SASS instructions against the tool's 3,688, 363 K local loads a
-// launch against 61 K (in the unrolled first and last rows), 0.68 cycles an instruction waiting on
-// instruction fetch against 0.15.
+// it took 169.8-170.6 us (call 8). Nsight Compute (ncu-conv-f32-walked-h200-2026-11-29.md): 7,720
+// SASS instructions against the tool's 3,688, 363 K local loads a launch against 61 K (the interior
+// path holds 2 of its 110 local loads and stores, none in its loop), 0.68 cycles an instruction
+// waiting on instruction fetch against 0.15. What makes it 10% slower than the tool's kernel was
+// not found.
 #pragma once
 
 #include "convolution/strip.cuh"
