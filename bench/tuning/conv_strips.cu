@@ -405,10 +405,7 @@ __device__ __forceinline__ void prefetch_window(const unsigned char* first, std:
       const int q = l % per_row;
       const unsigned char* p = first + (l / per_row) * pitch +
                                (q == 0 ? -16 : q == per_row - 1 ? 128 * Lines : (q - 1) * 128);
-      if constexpr (Level == 1)
-        asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-      else
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+      walk_pairs::prefetch_line<Level>(p);
     }
   }
 }
@@ -461,13 +458,6 @@ __global__ void __launch_bounds__(256, MinBlocks)
 // asked for by prefetches, which hold no register: at the start the first Ahead rows, then at
 // each step the row Ahead rows on, of L1 (Level 1) or L2 (Level 2); Ahead 0: none. Zero border
 // (Interior false: loads and stores tested against the image); sums in the reference's order.
-template <int Level> __device__ __forceinline__ void prefetch_line(const unsigned char* p) {
-  if constexpr (Level == 1)
-    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-  else
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-}
-
 // up: the rows from the bottom (mask: the taps upside down; the sums then take the mask rows
 // bottom first, so they agree with the reference within rounding, not bit for bit).
 template <int MW, int S, int Ahead, int Level, bool Interior, bool Shuffle = false, class Taps = Mask<MW>>
@@ -487,7 +477,7 @@ __device__ __forceinline__ void walk_tile(const float4* __restrict__ in, float4*
   if constexpr (Interior && Ahead > 0) {
 #pragma unroll
     for (int r = 0; r < Ahead; ++r)
-      prefetch_line<Level>(pf + r * pitch);
+      walk_pairs::prefetch_line<Level>(pf + r * pitch);
     pf += Ahead * pitch;
   }
   float acc[MW][4];
@@ -497,7 +487,7 @@ __device__ __forceinline__ void walk_tile(const float4* __restrict__ in, float4*
     constexpr bool Edge = decltype(edge)::value;
     if constexpr (Interior && Ahead > 0)
       if (r + Ahead < rows) {
-        prefetch_line<Level>(pf);
+        walk_pairs::prefetch_line<Level>(pf);
         pf += pitch;
       }
     float w[12];

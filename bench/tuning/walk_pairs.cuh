@@ -77,6 +77,14 @@ template <int MW> WalkTaps<MW> walk_taps(const MaskParam& mask) {
   return both;
 }
 
+// Asks L1 (Level 1) or L2 (Level 2) for the line holding p; no register waits on it.
+template <int Level> __device__ __forceinline__ void prefetch_line(const void* p) {
+  if constexpr (Level == 1)
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+  else
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
 // A walk of S output rows' S + MW - 1 input rows through step(r, lo, hi, edge): the first and
 // last MW - 1 rows unrolled, each with its open slots lo .. hi known at compile time (edge: a
 // std::true_type), the rows between in a loop kept rolled, so that ptxas cannot hoist every row's
@@ -131,7 +139,7 @@ __device__ __forceinline__ void walk_rows(const ImageArgs& a, const OrientedTaps
   if constexpr (Interior) {
 #pragma unroll
     for (int r = 0; r < Wk::ahead; ++r)
-      asm volatile("prefetch.global.L1 [%0];" ::"l"(ahead + r * step));
+      prefetch_line<1>(ahead + r * step);
     ahead += Wk::ahead * step;
   }
   const bool out_vector = Interior || (rows_aligned_to<float4>(a.out, a.out_pitch) && x + 4 <= a.width);
@@ -140,7 +148,7 @@ __device__ __forceinline__ void walk_rows(const ImageArgs& a, const OrientedTaps
     float4 win[W::loads];
     if constexpr (Interior) {
       if (r + Wk::ahead < rows) {
-        asm volatile("prefetch.global.L1 [%0];" ::"l"(ahead));
+        prefetch_line<1>(ahead);
         ahead += step;
       }
       const auto* p = reinterpret_cast<const float4*>(window);
