@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, twenty-two tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, twenty-four tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -37,6 +37,10 @@
 // - pairs2: the pairs with the warps also side by side;
 // - library_walk: the walked pairs with every border's edge path, as a library kernel would be
 //          (walk_pairs.cuh), beside the tool's;
+// - walk_library: the library's walked tile (src/convolution/walk.cuh) in several shapes, 7 x 7
+//          and 9 x 9, beside the wide tile and the tool's walked pairs;
+// - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
+//          tool's with its edge warps skipped;
 // - profile_walk, profile_l2, profile_pairs, profile_pairs1, profile_pairs2, profile_library_walk
 //          (not in "all"): one
 //          launch each of those tables' kernels (and a copy), for ncu.
@@ -405,7 +409,7 @@ __device__ __forceinline__ void prefetch_window(const unsigned char* first, std:
       const int q = l % per_row;
       const unsigned char* p = first + (l / per_row) * pitch +
                                (q == 0 ? -16 : q == per_row - 1 ? 128 * Lines : (q - 1) * 128);
-      walk_pairs::prefetch_line<Level>(p);
+      ladder::conv_detail::prefetch_line<Level>(p);
     }
   }
 }
@@ -477,7 +481,7 @@ __device__ __forceinline__ void walk_tile(const float4* __restrict__ in, float4*
   if constexpr (Interior && Ahead > 0) {
 #pragma unroll
     for (int r = 0; r < Ahead; ++r)
-      walk_pairs::prefetch_line<Level>(pf + r * pitch);
+      ladder::conv_detail::prefetch_line<Level>(pf + r * pitch);
     pf += Ahead * pitch;
   }
   float acc[MW][4];
@@ -487,7 +491,7 @@ __device__ __forceinline__ void walk_tile(const float4* __restrict__ in, float4*
     constexpr bool Edge = decltype(edge)::value;
     if constexpr (Interior && Ahead > 0)
       if (r + Ahead < rows) {
-        walk_pairs::prefetch_line<Level>(pf);
+        ladder::conv_detail::prefetch_line<Level>(pf);
         pf += pitch;
       }
     float w[12];
@@ -531,7 +535,7 @@ __device__ __forceinline__ void walk_tile(const float4* __restrict__ in, float4*
     if (r >= MW - 1)
       o += step4;
   };
-  walk_pairs::walk_phases<MW, S>(step);
+  ladder::conv_detail::walk_phases<MW, S>(step);
 }
 
 // The taps of one orientation of a Mask<MW, 2> chosen at run time by a warp-uniform offset
@@ -553,8 +557,10 @@ template <int MW> struct OrientedTaps {
 // the taps' orientation warp-uniform values (OrientedTaps).
 // WarpsX: a block's warps WarpsX side by side (they share the float4s beside their columns) and
 // Warps / WarpsX one below the other; warp w at column w % WarpsX, row w / WarpsX.
+// SkipEdges (a measurement): the warps that are not interior return at once, to time the interior
+// alone (checked inside only).
 template <int MW, int S, int MinBlocks, int Ahead, int Level, int Warps = 8, bool Shuffle = false, int Alternate = 0,
-          int WarpsX = 1>
+          int WarpsX = 1, bool SkipEdges = false>
 __global__ void __launch_bounds__(32 * Warps, MinBlocks)
     walk_conv(const float4* __restrict__ in, float4* __restrict__ out, int width4, int height,
               const __grid_constant__ Mask<MW, Alternate ? 2 : 1> mask) {
@@ -566,6 +572,8 @@ __global__ void __launch_bounds__(32 * Warps, MinBlocks)
     return;
   // warp-uniform: the warp's rows inside the image and the float4s beside its 128 columns too
   const bool interior = y0 - H >= 0 && y0 + S + H <= height && blockIdx.x > 0 && blockIdx.x + 1 < gridDim.x;
+  if (SkipEdges && !interior)
+    return;
   if constexpr (Alternate == 2) {
     const int odd = __shfl_sync(0xffffffffu, wy % 2, 0);
     const OrientedTaps<MW> taps{{mask, odd * MW * MW}};
@@ -945,8 +953,10 @@ template <int MW> struct Case {
 // Poisons the output, runs `launch` once, compares every output bit for bit with `expect` and,
 // if all match, times it; prints `label` with the time and the ratio to the copy.
 template <class Launch>
+// inside > 0: only the outputs at least `inside` rows and columns from the image's edges are
+// checked (kernels that skip their edge warps, to time the interior alone).
 void check_and_time(Bench& b, const std::vector<float>& expect, Launch&& launch, const std::string& label,
-                    float tolerance = 0.0f) {
+                    float tolerance = 0.0f, int inside = 0) {
   CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4)); // NaN
   launch();
   CHECK(cudaGetLastError());
@@ -954,8 +964,13 @@ void check_and_time(Bench& b, const std::vector<float>& expect, Launch&& launch,
   std::vector<float> got(std::size_t(N) * N);
   CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
   std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const std::size_t row = i / N, col = i % N;
+    if (inside > 0 && (row < std::size_t(inside) || row >= std::size_t(N - inside) || col < std::size_t(inside) ||
+                       col >= std::size_t(N - inside)))
+      continue;
     bad += tolerance > 0.0f ? !(std::fabs(got[i] - expect[i]) <= tolerance) : std::memcmp(&got[i], &expect[i], 4) != 0;
+  }
   const float us = bad ? 0.0f : time_it(launch);
   std::printf("%s  %s  %7.1f us  x copy %.3f\n", label.c_str(), bad ? "WRONG" : tolerance > 0.0f ? "ok~  " : "ok   ",
               us, us / b.copy_us);
@@ -969,6 +984,12 @@ template <class Kernel> int regs_of(Kernel kernel) {
   CHECK(cudaFuncGetAttributes(&attr, kernel));
   return attr.numRegs;
 }
+
+// A shape of the library's walked tile (walk.cuh), as a type.
+template <int S, int X, int Y, bool P> struct WalkShapeOf {
+  static constexpr int rows = S, warps_x = X, warps_y = Y;
+  static constexpr bool pairs = P;
+};
 
 // The zero-border image arguments and the mask's parameter of the library's kernels.
 template <int MW>
@@ -1770,8 +1791,8 @@ int main(int argc, char** argv) {
                     Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks,
                     regs_of(cd::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks>));
       check_and_time(b, c7.expect, [&, a = a, m = m] {
-        cd::launch_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks>(a, m, nullptr);
-      }, label, 1e-5f);
+        ladder::conv_detail::launch_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks, true>(a, m, nullptr);
+      }, "the library's walked pairs (walk.cuh: edge warps in one rolled loop), through launch_walk_2d", 1e-5f);
       // the kernel launched directly, its taps built once (as the tool's own kernels are launched)
       const auto taps = cd::walk_taps<7>(m);
       using Wk = cd::Walk2d<7, Shape::rows, Shape::warps_x, Shape::warps_y>;
@@ -1782,12 +1803,128 @@ int main(int argc, char** argv) {
       }, std::string(label) + ", launched directly", 1e-5f);
       // its edge warps reading as the tool's walk_conv does (zero border only)
       check_and_time(b, c7.expect, [&, a = a] {
-        cd::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks, true>
+        cd::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks, cd::Edges::zero_tested>
             <<<grid, dim3(32, Shape::warps_x * Shape::warps_y)>>>(a, taps);
       }, std::string(label) + ", launched directly, edge warps' loads tested (zero border only)", 1e-5f);
       run_walk<7, 16, 4, 2, 1, 8, false, 2, 2>(b, c7);
     }
     run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+  }
+  if (table("walk_library")) { // the library's walked tile (walk.cuh) in its shapes, beside the wide tile
+    namespace cd = ladder::conv_detail;
+    const auto lib = [&](auto kernel, auto launch, int mw, int rows, int warps_x, int warps_y, bool pairs, const auto& c) {
+      const auto [a, m] = library_args(b, c);
+      char label[240];
+      std::snprintf(label, sizeof label, "library walked tile (walk.cuh) MW %d  4 x %d a thread, %d x %d warps, %s  regs %3d blocks/SM %d",
+                    mw, rows, warps_x, warps_y, pairs ? "odd warps upwards" : "every warp down", regs_of(kernel),
+                    blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
+      check_and_time(b, c.expect, [&, a = a, m = m] { launch(a, m, nullptr); }, label, pairs ? 1e-5f : 0.0f);
+    };
+#define LADDER_WALK(MW, S, X, Y, MB, P, c) \
+    lib(cd::convolve_walk_2d<MW, S, X, Y, MB, P>, cd::launch_walk_2d<MW, S, X, Y, MB, P>, MW, S, X, Y, P, c)
+    // The frame's placement in the grid: spread out (the library's), all first, or not computed
+    // (checked inside only).
+    const auto frame = [&](auto kernel, auto shape, const auto& c, int how) {
+      using Sh = decltype(shape);
+      const auto [a, m] = library_args(b, c);
+      auto g = cd::walk_2d_grid<7, Sh::rows, Sh::warps_x, Sh::warps_y>(a);
+      if (how == 1)
+        g.stride = 1;
+      if (how == 2)
+        g.blocks -= g.frame_blocks, g.frame_blocks = 0;
+      const auto taps = cd::walk_taps<7>(m);
+      char label[240];
+      std::snprintf(label, sizeof label, "library walked tile (walk.cuh) MW 7  4 x %d a thread, %d x %d warps, %s, frame %s",
+                    Sh::rows, Sh::warps_x, Sh::warps_y, Sh::pairs ? "odd warps upwards" : "every warp down",
+                    how == 0 ? "spread (the library's)" : how == 1 ? "blocks first" : "not computed (checked inside)");
+      check_and_time(b, c.expect, [&, a = a] {
+        kernel<<<g.blocks, dim3(32, Sh::warps_x * Sh::warps_y)>>>(a, taps, g);
+      }, label, Sh::pairs ? 1e-5f : 0.0f, how == 2 ? 16 : 0);
+    };
+    using PairsShape = WalkShapeOf<16, 2, 4, true>;
+    using DownShape = WalkShapeOf<8, 1, 8, false>;
+    const auto c7 = make_case<7>(b, 777);
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    for (int how = 0; how < 3; ++how) {
+      frame(cd::convolve_walk_2d<7, 16, 2, 4, 4, true>, PairsShape{}, c7, how);
+      frame(cd::convolve_walk_2d<7, 8, 1, 8, 4, false>, DownShape{}, c7, how);
+    }
+    for (int k = 0; k < 2; ++k) {
+      LADDER_WALK(7, 16, 2, 4, 4, true, c7);
+      LADDER_WALK(7, 16, 2, 4, 4, false, c7);
+      LADDER_WALK(7, 8, 1, 8, 4, false, c7);
+      LADDER_WALK(7, 8, 2, 4, 4, false, c7);
+      LADDER_WALK(7, 16, 1, 8, 4, true, c7);
+      LADDER_WALK(7, 8, 1, 8, 4, true, c7);
+      LADDER_WALK(7, 16, 1, 8, 4, false, c7);
+      run_walk<7, 16, 4, 2, 1, 8, false, 2, 2>(b, c7);
+    }
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    const auto c9 = make_case<9>(b, 999);
+    run_wide_pf<9, 1, 8, 3, 0>(b, c9, 0);
+    LADDER_WALK(9, 16, 2, 4, 3, false, c9);
+    LADDER_WALK(9, 8, 1, 8, 3, false, c9);
+    LADDER_WALK(9, 16, 2, 4, 3, true, c9);
+    LADDER_WALK(9, 16, 1, 8, 3, false, c9);
+    run_wide_pf<9, 1, 8, 3, 0>(b, c9, 0);
+    const auto c5 = make_case<5>(b, 555);
+    LADDER_WALK(5, 16, 2, 4, 4, false, c5);
+    LADDER_WALK(5, 16, 2, 4, 4, true, c5);
+#undef LADDER_WALK
+  }
+  if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    namespace cd = walk_pairs;
+    using Shape = cd::WalkShape;
+    using Wk = cd::Walk2d<7, Shape::rows, Shape::warps_x, Shape::warps_y>;
+    const auto taps = cd::walk_taps<7>(m);
+    const dim3 grid(N / Wk::tile_w, N / Wk::tile_h), block(32, Shape::warps_x * Shape::warps_y);
+    const auto library = [&, a = a](auto kernel, const char* how, int carveout, int inside = 0) {
+      CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
+      char label[240];
+      std::snprintf(label, sizeof label, "walked pairs (walk_pairs.cuh) MW 7  4 x %d a thread, %d x %d warps, min %d, carveout %d, %s  regs %3d",
+                    Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks, carveout, how, regs_of(kernel));
+      check_and_time(b, c7.expect, [&] { kernel<<<grid, block>>>(a, taps); }, label, 1e-5f, inside);
+    };
+    constexpr int R = Shape::rows, X = Shape::warps_x, Y = Shape::warps_y, MB = Shape::min_blocks;
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    for (int k = 0; k < 2; ++k) {
+      library(cd::convolve_walk_2d<7, R, X, Y, MB>, "every border's edge path", -1);
+      library(cd::convolve_walk_2d<7, R, X, Y, MB>, "every border's edge path", 0);
+      library(cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::zero_tested>, "edge loads tested (zero border only)", 0);
+      library(cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::skipped>, "edge warps skipped (checked inside)", 0, 256);
+      library(cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::as_interior>, "edge warps moved inwards, run as interior (checked inside)", 0, 256);
+      library(cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::as_interior_copy>, "edge warps moved inwards, run through a copy of the interior's code (checked inside)", 0, 256);
+      library(cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::zero_prefetched>, "edge loads tested, rows ahead asked of L1 (zero border only)", 0);
+      library(cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::zero_prefetched, true>, "edge loads tested, rows ahead asked of L1, edge blocks first", 0);
+      library(cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::policy, true>, "every border's edge path, edge blocks first", 0);
+      library(cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::zero_tested, true>, "edge loads tested, edge blocks first", 0);
+      run_walk<7, 16, 4, 2, 1, 8, false, 2, 2>(b, c7);
+      {
+        auto kernel = walk_conv<7, 16, 4, 2, 1, 8, false, 2, 2, true>;
+        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+        const auto m2 = oriented<2>(c7.mask);
+        check_and_time(b, c7.expect, [&] {
+          kernel<<<dim3(N / 256, N / 64), dim3(32, 8)>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N, m2);
+        }, "walked tile MW 7  4 x 16 a thread, 8 warps (2 across), min 4, carveout 0, rows 2 ahead of L1, odd warps upwards, one code path, edge warps skipped (checked inside)", 1e-5f, 256);
+      }
+    }
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+  }
+  if (which == "profile_edges") { // walk_pairs.cuh's kernel with its edge warps as the edges table has them, for Nsight Compute
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    namespace cd = walk_pairs;
+    using Shape = cd::WalkShape;
+    constexpr int R = Shape::rows, X = Shape::warps_x, Y = Shape::warps_y, MB = Shape::min_blocks;
+    const auto taps = cd::walk_taps<7>(m);
+    const dim3 grid(N / 256, N / 64), block(32, 8);
+    cd::convolve_walk_2d<7, R, X, Y, MB><<<grid, block>>>(a, taps);
+    cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::as_interior><<<grid, block>>>(a, taps);
+    cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::as_interior_copy><<<grid, block>>>(a, taps);
+    cd::convolve_walk_2d<7, R, X, Y, MB, cd::Edges::skipped><<<grid, block>>>(a, taps);
+    CHECK(cudaDeviceSynchronize());
   }
   if (which == "profile_library_walk") { // the tool's walked pairs and walk_pairs.cuh's, for Nsight Compute
     const auto c7 = make_case<7>(b, 777);

@@ -14,8 +14,11 @@
 //   reflect mirrored without repeating the edge (dcb|abcd|cba; OpenCV's BORDER_REFLECT_101)
 //   wrap    periodic (bcd|abcd|abc)
 // The sum runs in float with fused multiply-adds, rows of the mask in order and taps left to
-// right within a row; uint8 results are rounded to nearest (ties to even) and saturated to
-// [0, 255].
+// right within a row, except for float images of one channel under 7 x 7 masks with 16-byte
+// aligned rows, at least 136 pixels wide and 22 rows high: there half the rows of outputs take the
+// mask's rows bottom first (taps still left to right), so results agree with the in-order sum
+// within float rounding, not bit for bit. uint8 results are rounded to nearest (ties to even) and
+// saturated to [0, 255], always from the in-order sum.
 //
 // Images are row-major with `pitch` bytes between rows (any pitch >= width * channels *
 // sizeof(T); any alignment T allows; 16-byte aligned rows are fastest). Odd mask sizes 1 .. 31,

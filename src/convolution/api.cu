@@ -1,11 +1,14 @@
 // ladder::convolve2d and ladder::convolve1d: argument checks, then in 2D the lane-halo kernel
 // (src/convolution/window.cuh) for float images of one channel and uint8 images of 1, 3 or 4
-// channels with small square masks, the wide register tile (src/convolution/wide.cuh) for float
-// images of one channel at 7 x 7, and the tiled register-blocked kernel with 16-byte staging and
+// channels with small square masks, the walked tile in pairs (src/convolution/walk.cuh) for float
+// images of one channel at 7 x 7 with aligned rows, at least 136 pixels wide and 22 rows high, the
+// wide register tile (src/convolution/wide.cuh) for the other float images of one channel at
+// 7 x 7, and the tiled register-blocked kernel with 16-byte staging and
 // row reuse (src/convolution/tiled.cuh) for everything else, its mask width fixed at compile time
 // where the window fits in registers; in 1D the unstaged window kernel (window.cuh).
 #include "convolution/api_dispatch.hpp"
 #include "convolution/tiled.cuh"
+#include "convolution/walk.cuh"
 #include "convolution/wide.cuh"
 #include "convolution/window.cuh"
 
@@ -177,11 +180,28 @@ bool launch_library_wide(const ImageArgs& a, const MaskParam& mask, cudaStream_t
   }
 }
 
+// Float images of one channel with 7 x 7 masks whose rows are 16-byte aligned, at least 136
+// pixels wide and a warp's rows high, take the walked tile in pairs (walk.cuh), its shape from
+// WalkShape; returns false for any other image. At float 8192^2 on an H200 it took 156.7-158.8 us
+// against the wide tile's 166.8-168.2 in the same calls (bench/results/
+// convolution-walk-edges-h200-2026-11-29.md); its upward warps add the mask's rows bottom first.
+bool launch_library_walk(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  constexpr int MW = 7;
+  using Shape = WalkShape<MW>;
+  if (mask.width != MW || mask.height != MW ||
+      !walk_2d_fits<MW, Shape::rows, Shape::warps_x, Shape::warps_y>(a))
+    return false;
+  launch_walk_2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks, Shape::pairs>(
+      a, mask, stream);
+  return true;
+}
+
 void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,
                        const MaskParam& mask, cudaStream_t stream) {
   if (launch_library_lanes(element, a, channels, mask, stream))
     return;
-  if (element == detail::ConvElement::f32 && channels == 1 && launch_library_wide(a, mask, stream))
+  if (element == detail::ConvElement::f32 && channels == 1 &&
+      (launch_library_walk(a, mask, stream) || launch_library_wide(a, mask, stream)))
     return;
   launch_library_staged_2d(element, a, channels, mask, stream);
 }

@@ -1771,9 +1771,25 @@ std::span<const Rung2d> registry_2d() {
                       .block_threads = 192},
              .unsupported = wide_fit,
              .launch = launch_strips_rung<4, 2, 64, 2>},
+      Rung2d{.info = {.name = "walked_pairs",
+                      .idea = "the wide tile's 4 outputs a thread walked down 16 rows in a loop "
+                              "with rolling sums (64 registers, 32 warps an SM), rows asked of "
+                              "L1 two ahead, odd warps walking up so that pairs share their rows "
+                              "in L1; every warp walks as an interior one, the frame a thread a "
+                              "pixel",
+                      .role = Role::beyond,
+                      .params = {{{"tile_pixels", 128}, {"tile_rows", 16}, {"threads", 256},
+                                  {"min_blocks", 4}}},
+                      .block_threads = 256},
+             .reference_order = false,
+             .unsupported = walk_fit,
+             .launch = launch_walk_rung},
       Rung2d{.info = {.name = "ladder::convolve2d",
                       .idea = "the library call: checks, any size, pitch, channels, mask, border",
                       .role = Role::library},
+             // Float 7 x 7 on aligned images takes the walked pairs, whose upward warps add the
+             // mask's rows bottom first.
+             .reference_order = false,
              .unsupported = any_2d,
              .launch = launch_library_call_2d},
       Rung2d{.info = {.name = "cudaMemcpy",

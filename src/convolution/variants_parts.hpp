@@ -72,6 +72,11 @@ void launch_wide_rung(const Buffers2d& b, cudaStream_t stream);
 // aligned, below sm_90). Float images of one channel, square masks 3 .. 9 (wide_fit).
 template <int CW, int PX, int S, int MinBlocks>
 void launch_strips_rung(const Buffers2d& b, cudaStream_t stream);
+// The walked tile in pairs (walk.cuh) in the library's shape (WalkShape); the wide tile where it
+// does not run (images narrower than 136 pixels or lower than a warp's rows, rows not 16-byte
+// aligned). Float images of one channel, 7 x 7 masks (walk_fit).
+void launch_walk_rung(const Buffers2d& b, cudaStream_t stream);
+const char* walk_fit(const Problem2d& p);
 // The same tiles staged by the bulk copy engine (convolve_wide_bulk_2d).
 template <int KV, int RY, int MinBlocks>
 void launch_wide_bulk_rung(const Buffers2d& b, cudaStream_t stream);

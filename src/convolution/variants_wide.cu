@@ -1,9 +1,11 @@
 // The wide register tiles straight from L1 (wide.cuh), compiled in their own translation unit
 // (each kernel is a few thousand fused multiply-adds unrolled, twice: the interior and the
 // edges): the library's shape and the shapes it was chosen from, with and without the L2 prefetch;
-// and the window streamed down strips from bulk-copied rows (strip.cuh).
+// the window streamed down strips from bulk-copied rows (strip.cuh); and the walked tile in pairs
+// (walk.cuh).
 #include "convolution/strip.cuh"
 #include "convolution/variants_parts.hpp"
+#include "convolution/walk.cuh"
 #include "convolution/wide.cuh"
 
 namespace ladder::lab::convolution {
@@ -48,6 +50,27 @@ void launch_strips_rung(const Buffers2d& b, cudaStream_t s) {
     conv_detail::launch_wide_2d<MW, Wide::kv, Wide::ry, Wide::min_blocks, Wide::row_loop,
                                 Wide::prefetch_l2>(a, mask, s);
   });
+}
+
+void launch_walk_rung(const Buffers2d& b, cudaStream_t s) {
+  with_wide_rung(b, [&](auto width, const auto& a, const auto& mask) {
+    constexpr int MW = decltype(width)::value;
+    if constexpr (MW == 7) {
+      using Shape = conv_detail::WalkShape<MW>;
+      if (conv_detail::walk_2d_fits<MW, Shape::rows, Shape::warps_x, Shape::warps_y>(a))
+        return conv_detail::launch_walk_2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y,
+                                           Shape::min_blocks, Shape::pairs>(a, mask, s);
+    }
+    using Wide = conv_detail::WideShape<MW>;
+    conv_detail::launch_wide_2d<MW, Wide::kv, Wide::ry, Wide::min_blocks, Wide::row_loop,
+                                Wide::prefetch_l2>(a, mask, s);
+  });
+}
+
+const char* walk_fit(const Problem2d& p) {
+  return p.element == Element::f32 && p.channels == 1 && p.mask_width == 7 && p.mask_height == 7
+             ? nullptr
+             : "float images of one channel, 7 x 7 masks";
 }
 
 // Float images of one channel, square masks 3 .. 9 wide (one float4 of halo a side).

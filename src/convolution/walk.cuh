@@ -1,0 +1,298 @@
+// The walked tile: float images of one channel, square masks 3 .. 9, rows 16-byte aligned. Each
+// warp owns S output rows of 128 columns (4 pixels a thread, as the wide tile, wide.cuh) and walks
+// their S + MW - 1 input rows in a loop with rolling sums (strip.cuh's strip_apply_row: MW open
+// output rows, slot j from slot j - 1, each finished row stored at once), so a thread holds
+// MW x 4 sums and one row's window (three 16-byte loads from L1), 64 registers, 32 warps an SM. The
+// rows in flight are asked of L1 two rows ahead by a prefetch that holds no register.
+//
+// Pairs: the odd warps of a block walk upwards, so two neighbours read the rows they share at about
+// the same time and L1 serves the second. The direction and the taps' orientation (the mask both
+// ways up, WalkTaps) are warp-uniform values read through a shuffle from lane 0, so ptxas keeps the
+// taps in uniform registers (every FMA `FFMA R, R, UR, R`) and both directions run one code path.
+// An upward warp adds the mask's rows bottom first, so its sums agree with the reference within
+// float rounding, not bit for bit. Without Pairs every warp walks down: bit for bit the reference.
+//
+// Edges, with one code path: every warp walks as an interior warp. The warps tile the outputs
+// whose windows lie inside the image, columns 4 .. R - 1 (R the last multiple of 4 with R + 4 <=
+// width) and rows halo .. height - halo - 1; the first and last column and row of warps are moved
+// inwards until their windows fit (moved up or down, they store only their own rows). The frame left around them (4
+// columns on the left, 4 to 7 on the right, halo rows at the top and bottom) is computed by the
+// grid's first blocks, a thread a pixel through the border policy, its sums in the reference's
+// order. So the kernel needs images at least 136 pixels wide and S + MW - 1 rows high.
+// Measured on an H200 (2026-11-29, float 8192^2 7 x 7, bench/results/
+// convolution-walk-edges-h200-2026-11-29.md): with edge warps of their own, their first and last
+// rows unrolled as the interior's (some 6,000 SASS instructions), every warp waited 0.71 cycles an
+// issued instruction on instruction fetch, against 0.12 with the edge warps run through a copy of
+// the interior's code, and the kernel took 171 us against 148; with the edge warps' rows in one
+// rolled loop (a small path, but some 550 instructions a row with its gathers) it took 183-199 us:
+// a block's warps keep their registers until its slowest warp ends, so a slow edge warp holds its
+// block. The edge warps are 3.5% of the warps.
+#pragma once
+
+#include "convolution/strip.cuh"
+#include "convolution/wide.cuh"
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+
+namespace ladder::conv_detail {
+
+template <int MW, int S, int WarpsX, int WarpsY> struct Walk2d {
+  static_assert(MW % 2 == 1 && MW >= 3 && MW <= 9, "one float4 of halo a side: masks 3 .. 9");
+  static_assert(S >= MW - 1, "a warp's first and last MW - 1 rows apart");
+  using Window = Wide2d<MW, 1, S>;                // a thread's window: 3 float4s a row
+  static constexpr int threads = 32 * WarpsX * WarpsY;
+  static constexpr int halo = MW / 2, rows = S + MW - 1;
+  static constexpr int tile_w = 128 * WarpsX, tile_h = S * WarpsY;
+  static constexpr int ahead = 2; // rows asked of L1 ahead of the walk
+};
+
+// The mask both ways up: the taps, then the rows upside down. A parameter of its own (392 bytes
+// at 7 x 7), not MaskParam (3.8 KB): a launch uploads its parameters, and the large one cost some
+// 6 us a launch timed alone.
+template <int MW> struct WalkTaps {
+  float w[2 * MW * MW];
+};
+
+template <int MW> WalkTaps<MW> walk_taps(const MaskParam& mask) {
+  WalkTaps<MW> both{};
+  for (int j = 0; j < MW; ++j)
+    for (int i = 0; i < MW; ++i) {
+      both.w[j * MW + i] = mask.w[j * MW + i];
+      both.w[MW * MW + j * MW + i] = mask.w[(MW - 1 - j) * MW + i];
+    }
+  return both;
+}
+
+// One orientation of WalkTaps, at a warp-uniform offset (0 or MW^2): what strip_apply_row reads
+// as .w[j MW + i].
+template <int MW> struct OrientedTaps {
+  struct Row {
+    const WalkTaps<MW>& m;
+    int offset;
+    __device__ __forceinline__ float operator[](int i) const { return m.w[offset + i]; }
+  } w;
+};
+
+// Asks L1 (Level 1) or L2 (Level 2) for the line holding p; no register waits on it.
+template <int Level> __device__ __forceinline__ void prefetch_line(const void* p) {
+  if constexpr (Level == 1)
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+  else
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
+// A walk of S output rows' S + MW - 1 input rows through step(r, lo, hi, edge): the first and
+// last MW - 1 rows unrolled, each with its open slots lo .. hi known at compile time (edge: a
+// std::true_type), the rows between in a loop kept rolled, so that ptxas cannot hoist every row's
+// loads to the start.
+template <int MW, int S, class Step> __device__ __forceinline__ void walk_phases(Step&& step) {
+#pragma unroll
+  for (int r = 0; r < MW - 1; ++r)
+    step(r, 0, r, std::true_type{});
+#pragma unroll 1
+  for (int r = MW - 1; r < S; ++r)
+    step(r, 0, MW - 1, std::false_type{});
+#pragma unroll
+  for (int e = 0; e < MW - 1; ++e)
+    step(S + e, e + 1, MW - 1, std::true_type{});
+}
+
+// A warp's walk: S output rows from y of a thread's 4 pixels at column x, every row and window
+// inside the image and aligned; input rows downwards or (up) upwards. 16-byte loads and stores
+// one pitch apart, nothing tested where the warp owns every row it computes (Owned); otherwise (a
+// warp moved up or down to fit the image) only output rows y + o for own_lo <= o < own_hi are
+// stored. (AheadLevel: where the rows ahead are asked for; 2 only in the strips tool's measurement
+// of a second copy of this code.)
+template <int MW, int S, bool Owned = true, int AheadLevel = 1>
+__device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
+                                              std::int64_t x, std::int64_t y, bool up,
+                                              int own_lo = 0, int own_hi = S) {
+  using Wk = Walk2d<MW, S, 1, 2>;
+  using W = typename Wk::Window;
+  constexpr int rows = Wk::rows;
+  const std::int64_t step = up ? -a.in_pitch : a.in_pitch;
+  const std::int64_t out_step = up ? -a.out_pitch : a.out_pitch;
+  // The first walked row's window, and the output row the first finished slot goes to (down: the
+  // tile's first row; up: its last).
+  const unsigned char* window =
+      a.in + (y - Wk::halo + (up ? rows - 1 : 0)) * a.in_pitch + (x - 4 * W::h4) * 4;
+  unsigned char* out_row = a.out + (y + (up ? S - 1 : 0)) * a.out_pitch;
+  // Walked row r finishes output row y + r - (MW - 1) downwards, y + rows - 1 - r upwards: those
+  // owned are r_first .. r_last.
+  const int r_first = up ? rows - own_hi : MW - 1 + own_lo, r_last = up ? rows - 1 - own_lo : MW - 2 + own_hi;
+  // Lane l asks L1 for line l % 6 of a row ahead: the float4 left of the warp's 512 bytes, its 4
+  // lines, and the float4 right of them (lanes asking for one line make one request).
+  const int lane = static_cast<int>(threadIdx.x % 32), q6 = lane % 6;
+  const unsigned char* ahead = window + (4 * W::h4 - 4 * lane) * 4 + (q6 == 0 ? -16 : (q6 - 1) * 128);
+#pragma unroll
+  for (int r = 0; r < Wk::ahead; ++r)
+    prefetch_line<AheadLevel>(ahead + r * step);
+  ahead += Wk::ahead * step;
+  float acc[MW][4];
+  const auto walk_step = [&](int r, int lo, int hi, auto edge) {
+    if (r + Wk::ahead < rows) {
+      prefetch_line<AheadLevel>(ahead);
+      ahead += step;
+    }
+    float4 win[W::loads];
+    const auto* p = reinterpret_cast<const float4*>(window);
+#pragma unroll
+    for (int j = 0; j < W::loads; ++j)
+      win[j] = __ldg(p + j);
+    window += step;
+    strip_apply_row<MW, 4, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
+    if (r < MW - 1)
+      return;
+    if (Owned || (r >= r_first && r <= r_last))
+      reinterpret_cast<float4*>(out_row)[x / 4] = pack4(acc[MW - 1]);
+    out_row += out_step;
+  };
+  walk_phases<MW, S>(walk_step);
+}
+
+// How convolve_walk_2d's grid splits the image: frame_blocks of its blocks, one every `stride`
+// from the first, compute the frame (`frame` pixels: halo rows at the top and at the bottom, then
+// for each row between them its 4 left columns and its columns from `right`); the others tile the
+// image with warps, warps_x across (128 columns each) and warps_y down (S rows each), blocks_x
+// blocks across. (Spread out, since each frame block's threads wait on 49 loads each: the frame
+// blocks all at the start held every SM's slots for the first microseconds.)
+struct WalkGrid {
+  std::int64_t frame = 0, right = 0;
+  unsigned frame_blocks = 0, stride = 1, blocks_x = 0, blocks = 0;
+  int warps_x = 0, warps_y = 0;
+};
+
+// Frame pixel f (0 <= f < g.frame) of a thread: its sum through the border policy in the
+// reference's order (mask rows in order, taps left to right).
+template <int MW>
+__device__ __forceinline__ void walk_frame_pixel(const ImageArgs& a, const WalkTaps<MW>& mask,
+                                                 const WalkGrid& g, std::int64_t f) {
+  constexpr int H = MW / 2;
+  const std::int64_t band = H * a.width;
+  std::int64_t fx, fy;
+  if (f < 2 * band) {
+    fy = f < band ? f / a.width : a.height - H + (f - band) / a.width;
+    fx = f % a.width;
+  } else {
+    const std::int64_t side = 4 + a.width - g.right, k = f - 2 * band;
+    fy = H + k / side;
+    const std::int64_t c = k % side;
+    fx = c < 4 ? c : g.right + (c - 4);
+  }
+  std::int64_t cols[MW];
+#pragma unroll
+  for (int i = 0; i < MW; ++i)
+    cols[i] = border_index(fx - H + i, a.width, a.border);
+  float s = 0.0f;
+#pragma unroll
+  for (int j = 0; j < MW; ++j) {
+    const std::int64_t ym = border_index(fy - H + j, a.height, a.border);
+    const auto* row = reinterpret_cast<const float*>(a.in + (ym < 0 ? 0 : ym) * a.in_pitch);
+#pragma unroll
+    for (int i = 0; i < MW; ++i)
+      s = __fmaf_rn(mask.w[j * MW + i], ym < 0 || cols[i] < 0 ? 0.0f : __ldg(row + cols[i]), s);
+  }
+  reinterpret_cast<float*>(a.out + fy * a.out_pitch)[fx] = s;
+}
+
+// Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs>
+__global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlocks)
+    convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
+  static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
+  using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
+  const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
+  const unsigned l = blockIdx.x, frames_before = l / g.stride < g.frame_blocks ? l / g.stride : g.frame_blocks;
+  if (l % g.stride == 0 && l / g.stride < g.frame_blocks) {
+    const std::int64_t f = static_cast<std::int64_t>(l / g.stride) * Wk::threads + warp * 32 + lane;
+    if (f < g.frame)
+      walk_frame_pixel<MW>(a, mask, g, f);
+    return;
+  }
+  const unsigned t = l - frames_before - (l % g.stride != 0 && l / g.stride < g.frame_blocks ? 1 : 0);
+  const int wx = static_cast<int>(t % g.blocks_x) * WarpsX + warp % WarpsX;
+  const int wy = static_cast<int>(t / g.blocks_x) * WarpsY + warp / WarpsX;
+  if (wx >= g.warps_x || wy >= g.warps_y)
+    return; // the whole warp
+  // The warp owns the outputs of its 128 columns and S rows that lie off the frame; it computes
+  // from (x0, y0), moved from (x_own, y_own) until its windows lie inside the image (the first
+  // and last column and row of warps). Moved sideways, it also stores the columns it shares with
+  // its neighbour: the same values bit for bit (the same rows walked the same way, the same
+  // sums), so the warp keeps the interior's code; the copy with a test before each store reloads
+  // every tap every row (265 instructions a row against 223). Moved up or down, it shares rows
+  // with a warp that may walk the other way, and stores only its own.
+  const std::int64_t x_own = 128 * static_cast<std::int64_t>(wx), y_own = static_cast<std::int64_t>(S) * wy;
+  const std::int64_t x_last = g.right - 128, y_last = a.height - Wk::halo - S;
+  const std::int64_t x0 = x_own < 4 ? 4 : x_own > x_last ? x_last : x_own;
+  const std::int64_t y0 = y_own < Wk::halo ? Wk::halo : y_own > y_last ? y_last : y_own;
+  const std::int64_t x = x0 + 4 * lane;
+  // Warp-uniform (through lane 0, so that ptxas knows): odd warps walk upwards. (Without pairs
+  // too: with the taps at an offset ptxas knows to be 0 it held them in registers across the
+  // walk, spilled, and moved them to uniform registers every row.)
+  const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
+  const OrientedTaps<MW> taps{{mask, up * MW * MW}};
+  if (y0 == y_own)
+    return walk_interior<MW, S>(a, taps, x, y0, up != 0);
+  const std::int64_t own_lo = y_own - y0, own_hi = own_lo + S;
+  walk_interior<MW, S, false>(a, taps, x, y0, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+                              static_cast<int>(own_hi > S ? S : own_hi));
+}
+
+// The library's shape: 2 warps side by side, 4 pairs one below the other, 16 rows a warp,
+// registers for 4 blocks per SM (64 a thread). On an H200 at float 8192^2 7 x 7 (2026-11-29,
+// bench/results/convolution-walk-edges-h200-2026-11-29.md): 156.7-159.7 us, against a warp across
+// and 8 or 16 rows 157.5-163.9, and every warp walking down 165.1-179.9 (its taps reloaded into
+// uniform registers every row).
+template <int MW> struct WalkShape {
+  static constexpr int rows = 16, warps_x = 2, warps_y = 4, min_blocks = 4;
+  static constexpr bool pairs = true;
+};
+
+// Whether convolve_walk_2d can take this image: rows of in and out 16-byte aligned, at least 136
+// pixels wide and S + MW - 1 rows high (so that a warp's window fits), and a grid of fewer than
+// 2^31 blocks.
+template <int MW, int S, int WarpsX, int WarpsY> bool walk_2d_fits(const ImageArgs& a) {
+  using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
+  if (!rows_aligned_to<float4>(a.in, a.in_pitch) || !rows_aligned_to<float4>(a.out, a.out_pitch) ||
+      a.width < 136 || a.height < Wk::rows)
+    return false;
+  const std::int64_t right = (a.width - 4) / 4 * 4;
+  const std::int64_t warps_x = (right + 127) / 128, warps_y = (a.height - Wk::halo + S - 1) / S;
+  const std::int64_t frame = 2 * Wk::halo * a.width + (a.height - 2 * Wk::halo) * (4 + a.width - right);
+  const std::int64_t blocks = (frame + Wk::threads - 1) / Wk::threads +
+                              (warps_x + WarpsX - 1) / WarpsX * ((warps_y + WarpsY - 1) / WarpsY);
+  return blocks <= std::numeric_limits<int>::max() && warps_x <= std::numeric_limits<int>::max();
+}
+
+template <int MW, int S, int WarpsX, int WarpsY> WalkGrid walk_2d_grid(const ImageArgs& a) {
+  using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
+  WalkGrid g;
+  g.right = (a.width - 4) / 4 * 4;
+  g.frame = 2 * Wk::halo * a.width + (a.height - 2 * Wk::halo) * (4 + a.width - g.right);
+  g.warps_x = static_cast<int>((g.right + 127) / 128);
+  g.warps_y = static_cast<int>((a.height - Wk::halo + S - 1) / S);
+  g.frame_blocks = static_cast<unsigned>((g.frame + Wk::threads - 1) / Wk::threads);
+  g.blocks_x = static_cast<unsigned>((g.warps_x + WarpsX - 1) / WarpsX);
+  const unsigned tiles = g.blocks_x * static_cast<unsigned>((g.warps_y + WarpsY - 1) / WarpsY);
+  g.blocks = g.frame_blocks + tiles;
+  g.stride = 1 + tiles / g.frame_blocks;
+  return g;
+}
+
+// Launches convolve_walk_2d for a square mask of width MW (walk_2d_fits); `mask` one way up (the
+// launch adds the other).
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs>
+void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  if (!walk_2d_fits<MW, S, WarpsX, WarpsY>(a))
+    throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than 136 pixels or "
+                                "lower than a warp's rows, or more than 2^31 - 1 blocks");
+  const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY>(a);
+  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs>
+      <<<g.blocks, dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
+  LADDER_CUDA(cudaGetLastError());
+}
+
+} // namespace ladder::conv_detail
