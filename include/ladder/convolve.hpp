@@ -15,7 +15,7 @@
 //   wrap    periodic (bcd|abcd|abc)
 // The sum runs in float with fused multiply-adds, rows of the mask in order and taps left to
 // right within a row, except for float images of one channel under 7 x 7 masks with 16-byte
-// aligned rows, at least 136 pixels wide and 22 rows high: there half the rows of outputs take the
+// aligned rows, at least 136 pixels wide and 22 rows high: there about half the outputs take the
 // mask's rows bottom first (taps still left to right), so results agree with the in-order sum
 // within float rounding, not bit for bit. uint8 results are rounded to nearest (ties to even) and
 // saturated to [0, 255], always from the in-order sum.
