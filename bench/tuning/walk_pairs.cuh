@@ -6,11 +6,11 @@
 // bench/results/convolution-walked-h200-2026-11-29.md and convolution-walk-edges-h200-2026-11-29.md)
 // it took 169-174 us, against the tool's own walked pairs' 154-158; with its edge warps skipped
 // (checked inside only) 144-148, and with the edge warps moved inwards and run as interior warps
-// (every output right, the edge columns and rows not written) 147.5-149.9, through one copy of the
+// (every output right, the edge columns and rows not written) 147.5-150.7, through one copy of the
 // interior's code or two. Nsight Compute: the same instructions within 2.5%, but 0.71 cycles an
 // issued instruction waiting on instruction fetch against 0.12, and 0.79 warps issued a scheduler
-// a cycle against 0.88. So the edge path's code size, not its instructions, was the 10%; the
-// library's walk_edge is one rolled loop.
+// a cycle against 0.88. So the edge path, not the interior, was the 10%; the library's kernel has
+// none: every warp walks as an interior one, the image's frame computed apart (walk.cuh).
 #pragma once
 
 #include "convolution/walk.cuh"
