@@ -251,6 +251,25 @@ template <int MW> struct WalkShape {
   static constexpr bool pairs = true;
 };
 
+// The counts behind convolve_walk_2d's grid (WalkGrid) for an image at least 136 x (S + MW - 1),
+// in 64 bits: the frame's first right column and pixels, warps across and down, blocks of the
+// frame and of the tiles.
+struct WalkCounts {
+  std::int64_t right = 0, frame = 0, warps_x = 0, warps_y = 0, frame_blocks = 0, tiles = 0;
+};
+
+template <int MW, int S, int WarpsX, int WarpsY> WalkCounts walk_2d_counts(const ImageArgs& a) {
+  using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
+  WalkCounts c;
+  c.right = (a.width - 4) / 4 * 4;
+  c.frame = 2 * Wk::halo * a.width + (a.height - 2 * Wk::halo) * (4 + a.width - c.right);
+  c.warps_x = (c.right + 127) / 128;
+  c.warps_y = (a.height - Wk::halo + S - 1) / S;
+  c.frame_blocks = (c.frame + Wk::threads - 1) / Wk::threads;
+  c.tiles = (c.warps_x + WarpsX - 1) / WarpsX * ((c.warps_y + WarpsY - 1) / WarpsY);
+  return c;
+}
+
 // Whether convolve_walk_2d can take this image: rows of in and out 16-byte aligned, at least 136
 // pixels wide and S + MW - 1 rows high (so that a warp's window fits), and a grid of fewer than
 // 2^31 blocks.
@@ -259,26 +278,23 @@ template <int MW, int S, int WarpsX, int WarpsY> bool walk_2d_fits(const ImageAr
   if (!rows_aligned_to<float4>(a.in, a.in_pitch) || !rows_aligned_to<float4>(a.out, a.out_pitch) ||
       a.width < 136 || a.height < Wk::rows)
     return false;
-  const std::int64_t right = (a.width - 4) / 4 * 4;
-  const std::int64_t warps_x = (right + 127) / 128, warps_y = (a.height - Wk::halo + S - 1) / S;
-  const std::int64_t frame = 2 * Wk::halo * a.width + (a.height - 2 * Wk::halo) * (4 + a.width - right);
-  const std::int64_t blocks = (frame + Wk::threads - 1) / Wk::threads +
-                              (warps_x + WarpsX - 1) / WarpsX * ((warps_y + WarpsY - 1) / WarpsY);
-  return blocks <= std::numeric_limits<int>::max() && warps_x <= std::numeric_limits<int>::max();
+  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY>(a);
+  return c.frame_blocks + c.tiles <= std::numeric_limits<int>::max() &&
+         c.warps_x <= std::numeric_limits<int>::max();
 }
 
+// The grid of an image walk_2d_fits takes.
 template <int MW, int S, int WarpsX, int WarpsY> WalkGrid walk_2d_grid(const ImageArgs& a) {
-  using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
+  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY>(a);
   WalkGrid g;
-  g.right = (a.width - 4) / 4 * 4;
-  g.frame = 2 * Wk::halo * a.width + (a.height - 2 * Wk::halo) * (4 + a.width - g.right);
-  g.warps_x = static_cast<int>((g.right + 127) / 128);
-  g.warps_y = static_cast<int>((a.height - Wk::halo + S - 1) / S);
-  g.frame_blocks = static_cast<unsigned>((g.frame + Wk::threads - 1) / Wk::threads);
-  g.blocks_x = static_cast<unsigned>((g.warps_x + WarpsX - 1) / WarpsX);
-  const unsigned tiles = g.blocks_x * static_cast<unsigned>((g.warps_y + WarpsY - 1) / WarpsY);
-  g.blocks = g.frame_blocks + tiles;
-  g.stride = 1 + tiles / g.frame_blocks;
+  g.right = c.right;
+  g.frame = c.frame;
+  g.warps_x = static_cast<int>(c.warps_x);
+  g.warps_y = static_cast<int>(c.warps_y);
+  g.frame_blocks = static_cast<unsigned>(c.frame_blocks);
+  g.blocks_x = static_cast<unsigned>((c.warps_x + WarpsX - 1) / WarpsX);
+  g.blocks = static_cast<unsigned>(c.frame_blocks + c.tiles);
+  g.stride = static_cast<unsigned>(1 + c.tiles / c.frame_blocks);
   return g;
 }
 
