@@ -41,6 +41,10 @@
 //          and 9 x 9, beside the wide tile and the tool's walked pairs;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
+// - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
+//          segment of a 128-column strip, beside the walked pairs; with the warps of a block's
+//          segment row meeting at a barrier every row; also over several times the resident warps
+//          (shorter segments, several waves);
 // - profile_walk, profile_l2, profile_pairs, profile_pairs1, profile_pairs2, profile_library_walk
 //          (not in "all"): one
 //          launch each of those tables' kernels (and a copy), for ncu.
@@ -50,6 +54,7 @@
 #include "convolution/reference.hpp"
 #include "convolution/strip.cuh"
 #include "convolution/wide.cuh"
+#include "walk_columns.cuh"
 #include "walk_pairs.cuh"
 #include "core/tensor_map.hpp"
 #include "ladder/detail/bulk_copy.cuh"
@@ -535,7 +540,7 @@ __device__ __forceinline__ void walk_tile(const float4* __restrict__ in, float4*
     if (r >= MW - 1)
       o += step4;
   };
-  ladder::conv_detail::walk_phases<MW, S>(step);
+  ladder::conv_detail::walk_phases<MW>(S, step);
 }
 
 // The taps of one orientation of a Mask<MW, 2> chosen at run time by a warp-uniform offset
@@ -1013,6 +1018,39 @@ template <class Kernel> int blocks_per_sm(Kernel kernel, int threads, std::size_
   int blocks = 0;
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared));
   return blocks;
+}
+
+// The long walks (walk.cuh's convolve_walk_columns_2d) over `waves` times the warps the device
+// holds at once (1: the library's, every warp one segment of about rows / segments rows).
+// frame false: the frame not computed (checked inside only), to time the walks alone.
+template <int MW, int WX, int WY, int MinBlocks, bool Pairs, int SyncRows = 0>
+void run_columns(Bench& b, const Case<MW>& c, double waves = 1.0, bool frame = true) {
+  namespace cd = ladder::conv_detail;
+  const auto [a, m] = library_args(b, c);
+  const auto kernel = cd::convolve_walk_columns_2d<MW, WX, WY, MinBlocks, Pairs, SyncRows>;
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::int64_t resident = std::int64_t(blocks_per_sm(kernel, 32 * WX * WY, 0)) * sms * WX * WY;
+  const auto warps = static_cast<std::int64_t>(waves * double(resident));
+  cd::ColumnWalk g = cd::walk_columns_plan<MW, WX, WY>(a, warps);
+  char label[300];
+  std::snprintf(label, sizeof label,
+                "long walks (walk_columns.cuh) MW %d  %d x %d warps a block, min %d, %s, %s, %.2f x the resident warps (%lld): "
+                "%lld strips x %d segments of %.1f rows  regs %3d",
+                MW, WX, WY, MinBlocks, Pairs ? "odd segments upwards" : "every warp down",
+                SyncRows ? "a segment row's warps meet every row" : "no barrier", waves,
+                static_cast<long long>(resident), static_cast<long long>(g.strips), g.segments,
+                double(g.rows) / g.segments, regs_of(kernel));
+  if (!frame) {
+    g.frame = 0;
+    const auto taps = cd::walk_taps<MW>(m);
+    const auto blocks = static_cast<unsigned>(g.blocks_x * (g.segments / WY));
+    check_and_time(b, c.expect, [&, a = a] { kernel<<<blocks, dim3(32, WX * WY)>>>(a, taps, g); },
+                   std::string(label) + ", frame not computed (checked inside)", Pairs ? 1e-5f : 0.0f, 8);
+    return;
+  }
+  check_and_time(b, c.expect, [&, a = a, m = m] { cd::launch_walk_columns_2d<MW, WX, WY, MinBlocks, Pairs, SyncRows>(a, m, nullptr, warps); },
+                 label, Pairs ? 1e-5f : 0.0f);
 }
 
 // Resident 0: a block a strip, in raster order; otherwise `resident` blocks an SM (as many as
@@ -1967,6 +2005,52 @@ int main(int argc, char** argv) {
     walk_conv<7, 8, 4, 2, 1, 8, true><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(in4, out4, N / 4, N, c7.mask);
     const auto [a, m] = library_args(b, c7);
     wide_pf<7, 1, 8, 3, 0><<<dim3(N / 128, N / 64), dim3(32, 8)>>>(a, m);
+    CHECK(cudaDeviceSynchronize());
+  }
+  if (table("columns")) { // the long walks: the resident grid, every warp one segment of a strip
+    namespace cd = ladder::conv_detail;
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    for (int k = 0; k < 2; ++k) {
+      check_and_time(b, c7.expect, [&, a = a, m = m] { cd::launch_walk_2d<7, 16, 2, 4, 4, true>(a, m, nullptr); },
+                     "library walked pairs (walk.cuh convolve_walk_2d: 16 rows a warp, 2 x 4 warps, min 4)", 1e-5f);
+      run_columns<7, 8, 2, 2, true>(b, c7);
+      run_columns<7, 16, 1, 2, false>(b, c7);
+      run_columns<7, 8, 2, 2, true, 1>(b, c7);
+      run_columns<7, 16, 2, 1, true, 1>(b, c7);
+      run_columns<7, 8, 1, 4, false, 1>(b, c7);
+      run_columns<7, 16, 1, 2, false, 1>(b, c7);
+      run_columns<7, 32, 1, 1, false, 1>(b, c7);
+    }
+    for (double waves : {2.0, 4.0}) {
+      run_columns<7, 8, 2, 2, true, 1>(b, c7, waves);
+      run_columns<7, 16, 1, 2, false, 1>(b, c7, waves);
+    }
+    run_columns<7, 8, 2, 2, true>(b, c7, 1.0, false);
+    run_columns<7, 8, 2, 2, true, 1>(b, c7, 1.0, false);
+    run_columns<7, 2, 4, 4, true>(b, c7);
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+    const auto c5 = make_case<5>(b, 555);
+    check_and_time(b, c5.expect, [&] { const auto [a5, m5] = library_args(b, c5); cd::launch_walk_2d<5, 16, 2, 4, 4, true>(a5, m5, nullptr); },
+                   "library walked pairs MW 5 (walk.cuh convolve_walk_2d)", 1e-5f);
+    run_columns<5, 8, 2, 2, true, 1>(b, c5);
+    run_columns<5, 16, 1, 2, false, 1>(b, c5);
+    const auto c3 = make_case<3>(b, 333);
+    run_columns<3, 8, 2, 2, true, 1>(b, c3);
+    run_columns<3, 16, 1, 2, false, 1>(b, c3);
+    const auto c9 = make_case<9>(b, 999);
+    run_columns<9, 16, 1, 1, false>(b, c9);
+    run_columns<9, 16, 1, 1, false, 1>(b, c9);
+    run_wide_pf<9, 1, 8, 3, 0>(b, c9, 0);
+  }
+  if (which == "profile_columns") { // the long walks and the library's walked pairs, one launch each, for Nsight Compute
+    namespace cd = ladder::conv_detail;
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    cd::launch_walk_2d<7, 16, 2, 4, 4, true>(a, m, nullptr);
+    cd::launch_walk_columns_2d<7, 8, 2, 2, true>(a, m, nullptr);
+    cd::launch_walk_columns_2d<7, 8, 2, 2, true, 1>(a, m, nullptr);
+    cd::launch_walk_columns_2d<7, 16, 1, 2, false, 1>(a, m, nullptr);
     CHECK(cudaDeviceSynchronize());
   }
   if (table("ahead")) { // the wide tile asking L2 for the rows of the tiles below

@@ -92,7 +92,7 @@ __device__ __forceinline__ void walk_unrolled_edge(const ImageArgs& a, const Ori
     }
     out_row += out_step;
   };
-  walk_phases<MW, S>(walk_step);
+  walk_phases<MW>(S, walk_step);
 }
 
 // EdgesFirst (a measurement): the grid's first blocks are its first and last columns of blocks,
@@ -125,12 +125,12 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
   const bool interior = __all_sync(0xffffffffu, vector) && rows_aligned_to<float4>(a.out, a.out_pitch) &&
                         y - Wk::halo >= 0 && y - Wk::halo + Wk::rows <= a.height;
   if (interior)
-    return walk_interior<MW, S>(a, taps, x, y, up != 0);
+    return walk_interior<MW>(a, taps, x, y, S, up != 0);
   if constexpr (E == Edges::as_interior || E == Edges::as_interior_copy) {
     const std::int64_t xw = x - 4 * (threadIdx.x % 32);
     const std::int64_t xi = std::min(std::max(xw, std::int64_t{4 * W::h4}), a.width - 128 - 4 * W::h4);
     const std::int64_t yi = std::min(std::max(y, std::int64_t{Wk::halo}), a.height - Wk::rows + Wk::halo);
-    return walk_interior<MW, S, E == Edges::as_interior ? 1 : 2>(a, taps, xi + 4 * (threadIdx.x % 32), yi, up != 0);
+    return walk_interior<MW, true, E == Edges::as_interior ? 1 : 2>(a, taps, xi + 4 * (threadIdx.x % 32), yi, S, up != 0);
   }
   if (x >= a.width || E == Edges::skipped)
     return; // no output: the lanes share nothing

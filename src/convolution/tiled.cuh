@@ -16,6 +16,7 @@
 #pragma once
 
 #include "convolution/border.hpp"
+#include "convolution/image_args.hpp"
 #include "ladder/convolve.hpp"
 #include "ladder/error.hpp"
 
@@ -30,16 +31,6 @@ struct MaskParam {
   float w[max_convolution_mask * max_convolution_mask]; // mask_height rows of mask_width taps
   int width = 0;
   int height = 0;
-};
-
-struct ImageArgs {
-  const unsigned char* in = nullptr;
-  std::int64_t in_pitch = 0; // bytes
-  unsigned char* out = nullptr;
-  std::int64_t out_pitch = 0;
-  std::int64_t width = 0; // pixels
-  std::int64_t height = 0;
-  Border border = Border::zero;
 };
 
 // Whether every row of an image at p with this pitch (bytes) is aligned to a V (16-byte words:

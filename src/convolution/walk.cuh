@@ -15,10 +15,11 @@
 // Edges, with one code path: every warp walks as an interior warp. The warps tile the outputs
 // whose windows lie inside the image, columns 4 .. R - 1 (R the last multiple of 4 with R + 4 <=
 // width) and rows halo .. height - halo - 1; the first and last column and row of warps are moved
-// inwards until their windows fit (moved up or down, they store only their own rows). The frame left around them (4
-// columns on the left, 4 to 7 on the right, halo rows at the top and bottom) is computed by the
-// grid's first blocks, a thread a pixel through the border policy, its sums in the reference's
-// order. So the kernel needs images at least 136 pixels wide and S + MW - 1 rows high.
+// inwards until their windows fit (moved up or down, they store only their own rows). The frame
+// left around them (4 columns on the left, 4 to 7 on the right, halo rows at the top and bottom)
+// is computed by blocks spread through the grid, a thread a run of 4 pixels (frame.hpp) through
+// the border policy, its sums in the reference's order. So the kernel needs images at least 136
+// pixels wide and S + MW - 1 rows high.
 // Measured on an H200 (2026-11-29, float 8192^2 7 x 7, bench/results/
 // convolution-walk-edges-h200-2026-11-29.md): with edge warps of their own, their first and last
 // rows unrolled as the interior's (some 6,000 SASS instructions), every warp waited 0.71 cycles an
@@ -29,6 +30,7 @@
 // block. The edge warps are 3.5% of the warps.
 #pragma once
 
+#include "convolution/frame.hpp"
 #include "convolution/strip.cuh"
 #include "convolution/wide.cuh"
 
@@ -84,42 +86,46 @@ template <int Level> __device__ __forceinline__ void prefetch_line(const void* p
     asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
-// A walk of S output rows' S + MW - 1 input rows through step(r, lo, hi, edge): the first and
-// last MW - 1 rows unrolled, each with its open slots lo .. hi known at compile time (edge: a
-// std::true_type), the rows between in a loop kept rolled, so that ptxas cannot hoist every row's
-// loads to the start.
-template <int MW, int S, class Step> __device__ __forceinline__ void walk_phases(Step&& step) {
+// A walk of s output rows' s + MW - 1 input rows (s >= MW - 1) through step(r, lo, hi, edge): the
+// first and last MW - 1 rows unrolled, each with its open slots lo .. hi known at compile time
+// (edge: a std::true_type), the rows between in a loop kept rolled, so that ptxas cannot hoist
+// every row's loads to the start.
+template <int MW, class Step> __device__ __forceinline__ void walk_phases(int s, Step&& step) {
 #pragma unroll
   for (int r = 0; r < MW - 1; ++r)
     step(r, 0, r, std::true_type{});
 #pragma unroll 1
-  for (int r = MW - 1; r < S; ++r)
+  for (int r = MW - 1; r < s; ++r)
     step(r, 0, MW - 1, std::false_type{});
 #pragma unroll
   for (int e = 0; e < MW - 1; ++e)
-    step(S + e, e + 1, MW - 1, std::true_type{});
+    step(s + e, e + 1, MW - 1, std::true_type{});
 }
 
-// A warp's walk: S output rows from y of a thread's 4 pixels at column x, every row and window
-// inside the image and aligned; input rows downwards or (up) upwards. 16-byte loads and stores
-// one pitch apart, nothing tested where the warp owns every row it computes (Owned); otherwise (a
-// warp moved up or down to fit the image) only output rows y + o for own_lo <= o < own_hi are
-// stored. (AheadLevel: where the rows ahead are asked for; 2 only in the strips tool's measurement
-// of a second copy of this code.)
-template <int MW, int S, bool Owned = true, int AheadLevel = 1>
+// A warp's walk: s output rows (s >= MW - 1) from y of a thread's 4 pixels at column x, every row
+// and window inside the image and aligned; input rows downwards or (up) upwards. 16-byte loads
+// and stores one pitch apart, nothing tested where the warp owns every row it computes (Owned);
+// otherwise (a warp moved up or down to fit the image) only output rows y + o for
+// own_lo <= o < own_hi are stored. (AheadLevel: where the rows ahead are asked for; 2 only in the
+// strips tool's measurement of a second copy of this code. after_row(r): called after each walked
+// row, the strips tool's long walks keep their warps together through it.)
+struct NoRowHook {
+  __device__ __forceinline__ void operator()(int) const {}
+};
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
-                                              std::int64_t x, std::int64_t y, bool up,
-                                              int own_lo = 0, int own_hi = S) {
-  using Wk = Walk2d<MW, S, 1, 2>;
+                                              std::int64_t x, std::int64_t y, int s, bool up,
+                                              int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
+  using Wk = Walk2d<MW, MW - 1, 1, 2>; // the window, halo and rows ahead: the same for any s
   using W = typename Wk::Window;
-  constexpr int rows = Wk::rows;
+  const int rows = s + MW - 1;
   const std::int64_t step = up ? -a.in_pitch : a.in_pitch;
   const std::int64_t out_step = up ? -a.out_pitch : a.out_pitch;
   // The first walked row's window, and the output row the first finished slot goes to (down: the
   // tile's first row; up: its last).
   const unsigned char* window =
       a.in + (y - Wk::halo + (up ? rows - 1 : 0)) * a.in_pitch + (x - 4 * W::h4) * 4;
-  unsigned char* out_row = a.out + (y + (up ? S - 1 : 0)) * a.out_pitch;
+  unsigned char* out_row = a.out + (y + (up ? s - 1 : 0)) * a.out_pitch;
   // Walked row r finishes output row y + r - (MW - 1) downwards, y + rows - 1 - r upwards: those
   // owned are r_first .. r_last.
   const int r_first = up ? rows - own_hi : MW - 1 + own_lo, r_last = up ? rows - 1 - own_lo : MW - 2 + own_hi;
@@ -144,59 +150,27 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
       win[j] = __ldg(p + j);
     window += step;
     strip_apply_row<MW, 4, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
-    if (r < MW - 1)
-      return;
+    after_row(r);
+    if (decltype(edge)::value && lo == 0 && r < MW - 1)
+      return; // (lo > 0 past the loop: every row there finishes one)
     if (Owned || (r >= r_first && r <= r_last))
       reinterpret_cast<float4*>(out_row)[x / 4] = pack4(acc[MW - 1]);
     out_row += out_step;
   };
-  walk_phases<MW, S>(walk_step);
+  walk_phases<MW>(s, walk_step);
 }
 
 // How convolve_walk_2d's grid splits the image: frame_blocks of its blocks, one every `stride`
-// from the first, compute the frame (`frame` pixels: halo rows at the top and at the bottom, then
-// for each row between them its 4 left columns and its columns from `right`); the others tile the
-// image with warps, warps_x across (128 columns each) and warps_y down (S rows each), blocks_x
-// blocks across. (Spread out or all first, the frame's blocks measured the same: 156.5-156.7
-// against 156.8-157.2 us; the frame costs 2-4 us, the kernel without it took 152.5-154.8.)
+// from the first, compute the frame (frame.hpp: a thread a quad, frame.count quads: halo rows at
+// the top and at the bottom, then for each row between them its 4 left columns and its columns
+// from frame.right); the others tile the image with warps, warps_x across (128 columns each) and
+// warps_y down (S rows each), blocks_x blocks across. (Spread out or all first, the frame's blocks
+// measured the same: 156.5-156.7 against 156.8-157.2 us, a thread a pixel then.)
 struct WalkGrid {
-  std::int64_t frame = 0, right = 0;
+  FrameQuads frame;
   unsigned frame_blocks = 0, stride = 1, blocks_x = 0, blocks = 0;
   int warps_x = 0, warps_y = 0;
 };
-
-// Frame pixel f (0 <= f < g.frame) of a thread: its sum through the border policy in the
-// reference's order (mask rows in order, taps left to right).
-template <int MW>
-__device__ __forceinline__ void walk_frame_pixel(const ImageArgs& a, const WalkTaps<MW>& mask,
-                                                 const WalkGrid& g, std::int64_t f) {
-  constexpr int H = MW / 2;
-  const std::int64_t band = H * a.width;
-  std::int64_t fx, fy;
-  if (f < 2 * band) {
-    fy = f < band ? f / a.width : a.height - H + (f - band) / a.width;
-    fx = f % a.width;
-  } else {
-    const std::int64_t side = 4 + a.width - g.right, k = f - 2 * band;
-    fy = H + k / side;
-    const std::int64_t c = k % side;
-    fx = c < 4 ? c : g.right + (c - 4);
-  }
-  std::int64_t cols[MW];
-#pragma unroll
-  for (int i = 0; i < MW; ++i)
-    cols[i] = border_index(fx - H + i, a.width, a.border);
-  float s = 0.0f;
-#pragma unroll
-  for (int j = 0; j < MW; ++j) {
-    const std::int64_t ym = border_index(fy - H + j, a.height, a.border);
-    const auto* row = reinterpret_cast<const float*>(a.in + (ym < 0 ? 0 : ym) * a.in_pitch);
-#pragma unroll
-    for (int i = 0; i < MW; ++i)
-      s = __fmaf_rn(mask.w[j * MW + i], ym < 0 || cols[i] < 0 ? 0.0f : __ldg(row + cols[i]), s);
-  }
-  reinterpret_cast<float*>(a.out + fy * a.out_pitch)[fx] = s;
-}
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs>
@@ -207,9 +181,9 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
   const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
   const unsigned l = blockIdx.x, frames_before = l / g.stride < g.frame_blocks ? l / g.stride : g.frame_blocks;
   if (l % g.stride == 0 && l / g.stride < g.frame_blocks) {
-    const std::int64_t f = static_cast<std::int64_t>(l / g.stride) * Wk::threads + warp * 32 + lane;
-    if (f < g.frame)
-      walk_frame_pixel<MW>(a, mask, g, f);
+    const std::int64_t q = static_cast<std::int64_t>(l / g.stride) * Wk::threads + warp * 32 + lane;
+    if (q < g.frame.count)
+      frame_quad<MW>(a, mask, g.frame, q);
     return;
   }
   const unsigned t = l - frames_before - (l % g.stride != 0 && l / g.stride < g.frame_blocks ? 1 : 0);
@@ -225,7 +199,7 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
   // every tap every row (265 instructions a row against 223). Moved up or down, it shares rows
   // with a warp that may walk the other way, and stores only its own.
   const std::int64_t x_own = 128 * static_cast<std::int64_t>(wx), y_own = static_cast<std::int64_t>(S) * wy;
-  const std::int64_t x_last = g.right - 128, y_last = a.height - Wk::halo - S;
+  const std::int64_t x_last = g.frame.right - 128, y_last = a.height - Wk::halo - S;
   const std::int64_t x0 = x_own < 4 ? 4 : x_own > x_last ? x_last : x_own;
   const std::int64_t y0 = y_own < Wk::halo ? Wk::halo : y_own > y_last ? y_last : y_own;
   const std::int64_t x = x0 + 4 * lane;
@@ -235,9 +209,9 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
   const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
   const OrientedTaps<MW> taps{{mask, up * MW * MW}};
   if (y0 == y_own)
-    return walk_interior<MW, S>(a, taps, x, y0, up != 0);
+    return walk_interior<MW>(a, taps, x, y0, S, up != 0);
   const std::int64_t own_lo = y_own - y0, own_hi = own_lo + S;
-  walk_interior<MW, S, false>(a, taps, x, y0, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+  walk_interior<MW, false>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
                               static_cast<int>(own_hi > S ? S : own_hi));
 }
 
@@ -252,20 +226,19 @@ template <int MW> struct WalkShape {
 };
 
 // The counts behind convolve_walk_2d's grid (WalkGrid) for an image at least 136 x (S + MW - 1),
-// in 64 bits: the frame's first right column and pixels, warps across and down, blocks of the
-// frame and of the tiles.
+// in 64 bits: the frame's quads, warps across and down, blocks of the frame and of the tiles.
 struct WalkCounts {
-  std::int64_t right = 0, frame = 0, warps_x = 0, warps_y = 0, frame_blocks = 0, tiles = 0;
+  FrameQuads frame;
+  std::int64_t warps_x = 0, warps_y = 0, frame_blocks = 0, tiles = 0;
 };
 
 template <int MW, int S, int WarpsX, int WarpsY> WalkCounts walk_2d_counts(const ImageArgs& a) {
   using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
   WalkCounts c;
-  c.right = (a.width - 4) / 4 * 4;
-  c.frame = 2 * Wk::halo * a.width + (a.height - 2 * Wk::halo) * (4 + a.width - c.right);
-  c.warps_x = (c.right + 127) / 128;
+  c.frame = frame_quads(a.width, a.height, Wk::halo);
+  c.warps_x = (c.frame.right + 127) / 128;
   c.warps_y = (a.height - Wk::halo + S - 1) / S;
-  c.frame_blocks = (c.frame + Wk::threads - 1) / Wk::threads;
+  c.frame_blocks = (c.frame.count + Wk::threads - 1) / Wk::threads;
   c.tiles = (c.warps_x + WarpsX - 1) / WarpsX * ((c.warps_y + WarpsY - 1) / WarpsY);
   return c;
 }
@@ -287,7 +260,6 @@ template <int MW, int S, int WarpsX, int WarpsY> bool walk_2d_fits(const ImageAr
 template <int MW, int S, int WarpsX, int WarpsY> WalkGrid walk_2d_grid(const ImageArgs& a) {
   const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY>(a);
   WalkGrid g;
-  g.right = c.right;
   g.frame = c.frame;
   g.warps_x = static_cast<int>(c.warps_x);
   g.warps_y = static_cast<int>(c.warps_y);
