@@ -102,6 +102,11 @@ template <int MW, class Step> __device__ __forceinline__ void walk_phases(int s,
     step(s + e, e + 1, MW - 1, std::true_type{});
 }
 
+// walk_interior's after_row when nothing is to be done after a row.
+struct NoRowHook {
+  __device__ __forceinline__ void operator()(int) const {}
+};
+
 // A warp's walk: s output rows (s >= MW - 1) from y of a thread's 4 pixels at column x, every row
 // and window inside the image and aligned; input rows downwards or (up) upwards. 16-byte loads
 // and stores one pitch apart, nothing tested where the warp owns every row it computes (Owned);
@@ -109,9 +114,6 @@ template <int MW, class Step> __device__ __forceinline__ void walk_phases(int s,
 // own_lo <= o < own_hi are stored. (AheadLevel: where the rows ahead are asked for; 2 only in the
 // strips tool's measurement of a second copy of this code. after_row(r): called after each walked
 // row, the strips tool's long walks keep their warps together through it.)
-struct NoRowHook {
-  __device__ __forceinline__ void operator()(int) const {}
-};
 template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
