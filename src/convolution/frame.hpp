@@ -96,3 +96,5 @@ LADDER_CONV_HD void frame_quad(const ImageArgs& a, const Taps& taps, const Frame
 }
 
 } // namespace ladder::conv_detail
+
+#undef LADDER_FRAME_UNROLL
