@@ -186,14 +186,7 @@ bool launch_library_wide(const ImageArgs& a, const MaskParam& mask, cudaStream_t
 // the wide tile's 163.4 and the copy's 129.4 in `ladder run convolution` (2026-11-29, bench/results/
 // convolution-frame-quads-h200-2026-11-29.md); its upward warps add the mask's rows bottom first.
 bool launch_library_walk(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  constexpr int MW = 7;
-  using Shape = WalkShape<MW>;
-  if (mask.width != MW || mask.height != MW ||
-      !walk_2d_fits<MW, Shape::rows, Shape::warps_x, Shape::warps_y>(a))
-    return false;
-  launch_walk_2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks, Shape::pairs>(
-      a, mask, stream);
-  return true;
+  return mask.width == 7 && mask.height == 7 && try_launch_walk_shape<7>(a, mask, stream);
 }
 
 void launch_library_2d(detail::ConvElement element, const ImageArgs& a, int channels,

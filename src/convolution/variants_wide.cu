@@ -55,12 +55,9 @@ void launch_strips_rung(const Buffers2d& b, cudaStream_t s) {
 void launch_walk_rung(const Buffers2d& b, cudaStream_t s) {
   with_wide_rung(b, [&](auto width, const auto& a, const auto& mask) {
     constexpr int MW = decltype(width)::value;
-    if constexpr (MW == 7) {
-      using Shape = conv_detail::WalkShape<MW>;
-      if (conv_detail::walk_2d_fits<MW, Shape::rows, Shape::warps_x, Shape::warps_y>(a))
-        return conv_detail::launch_walk_2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y,
-                                           Shape::min_blocks, Shape::pairs>(a, mask, s);
-    }
+    if constexpr (MW == 7)
+      if (conv_detail::try_launch_walk_shape<MW>(a, mask, s))
+        return;
     using Wide = conv_detail::WideShape<MW>;
     conv_detail::launch_wide_2d<MW, Wide::kv, Wide::ry, Wide::min_blocks, Wide::row_loop,
                                 Wide::prefetch_l2>(a, mask, s);

@@ -272,17 +272,34 @@ template <int MW, int S, int WarpsX, int WarpsY> WalkGrid walk_2d_grid(const Ima
   return g;
 }
 
-// Launches convolve_walk_2d for a square mask of width MW (walk_2d_fits); `mask` one way up (the
-// launch adds the other).
+// Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image, and
+// says whether it did; `mask` one way up (the launch adds the other).
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs>
-void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if (!walk_2d_fits<MW, S, WarpsX, WarpsY>(a))
-    throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than 136 pixels or "
-                                "lower than a warp's rows, or more than 2^31 - 1 blocks");
+    return false;
   const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY>(a);
   convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs>
       <<<g.blocks, dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
+  return true;
+}
+
+// The same for an image it must take (the strips tool's measurements).
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs>
+void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs>(a, mask, stream))
+    throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than 136 pixels or "
+                                "lower than a warp's rows, or more than 2^31 - 1 blocks");
+}
+
+// The library's shape (WalkShape) for a mask of width MW: the library call and the lab's rung
+// walked_pairs launch through it, and both fall back where it returns false.
+template <int MW>
+bool try_launch_walk_shape(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
+  using Shape = WalkShape<MW>;
+  return try_launch_walk_2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks,
+                            Shape::pairs>(a, mask, stream);
 }
 
 } // namespace ladder::conv_detail
