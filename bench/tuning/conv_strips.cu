@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, twenty-five tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, twenty-four tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -45,8 +45,6 @@
 //          segment of a 128-column strip, beside the walked pairs; with the warps of a block's
 //          segment row meeting at a barrier every row; also over several times the resident warps
 //          (shorter segments, several waves);
-// - walk_code: the library's walked pairs compiled four ways (one copy of the walk or one a
-//          direction; rows by pointers or 32-bit offsets); profile_walk_code: one launch each;
 // - profile_walk, profile_l2, profile_pairs, profile_pairs1, profile_pairs2, profile_library_walk
 //          (not in "all"): one
 //          launch each of those tables' kernels (and a copy), for ncu.
@@ -1911,38 +1909,6 @@ int main(int argc, char** argv) {
     LADDER_WALK(5, 16, 2, 4, 4, false, c5);
     LADDER_WALK(5, 16, 2, 4, 4, true, c5);
 #undef LADDER_WALK
-  }
-  if (table("walk_code") || which == "profile_walk_code") {
-    // The library's walked pairs (walk.cuh, 16 rows, 2 x 4 warps) compiled four ways: one copy of
-    // the walk for both directions (taps in uniform registers, some reloaded every row) or one a
-    // direction (taps at a compile-time offset), rows by 64-bit pointers or 32-bit offsets.
-    namespace cd = ladder::conv_detail;
-    const auto c7 = make_case<7>(b, 777);
-    const auto [a, m] = library_args(b, c7);
-    const auto g = cd::walk_2d_grid<7, 16, 2, 4>(a);
-    const auto taps = cd::walk_taps<7>(m);
-    const bool profile = which == "profile_walk_code";
-    const auto code = [&](auto kernel, const char* how) {
-      if (profile) {
-        kernel<<<g.blocks, dim3(32, 8)>>>(a, taps, g);
-        return;
-      }
-      char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, 2 x 4 warps, %s  regs %3d",
-                    how, regs_of(kernel));
-      check_and_time(b, c7.expect, [&, a = a] { kernel<<<g.blocks, dim3(32, 8)>>>(a, taps, g); }, label, 1e-5f);
-    };
-    using WA = cd::WalkAddress;
-    for (int k = 0; k < (profile ? 1 : 3); ++k) {
-      code(cd::convolve_walk_2d<7, 16, 2, 4, 4, true, false, WA::pointers>, "one path, pointers");
-      code(cd::convolve_walk_2d<7, 16, 2, 4, 4, true, false, WA::offsets>, "one path, offsets");
-      code(cd::convolve_walk_2d<7, 16, 2, 4, 4, true, true, WA::pointers>, "a path a direction, pointers");
-      code(cd::convolve_walk_2d<7, 16, 2, 4, 4, true, true, WA::offsets>, "a path a direction, offsets");
-    }
-    if (profile)
-      CHECK(cudaDeviceSynchronize());
-    else
-      run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
     const auto c7 = make_case<7>(b, 777);

@@ -107,95 +107,63 @@ struct NoRowHook {
   __device__ __forceinline__ void operator()(int) const {}
 };
 
-// One orientation of WalkTaps known at compile time (Offset 0 or MW^2): the FMAs take the taps
-// straight from the parameter bank (`FFMA R, R, c[0x0][...], R`), no uniform register to load.
-template <int MW, int Offset> struct FixedTaps {
-  struct Row {
-    const WalkTaps<MW>& m;
-    __device__ __forceinline__ float operator[](int i) const { return m.w[Offset + i]; }
-  } w;
-};
-
-// How a warp's walk addresses its rows (a measurement knob; the strips tool's table `walk_code`):
-// 64-bit pointers advanced a pitch a row (two adds a pointer a row), or 32-bit offsets in float4s
-// from fixed bases (one IMAD.WIDE an access, one add an offset a row).
-enum class WalkAddress { pointers, offsets };
-
 // A warp's walk: s output rows (s >= MW - 1) from y of a thread's 4 pixels at column x, every row
 // and window inside the image and aligned; input rows downwards or (up) upwards. 16-byte loads
 // and stores one pitch apart, nothing tested where the warp owns every row it computes (Owned);
 // otherwise (a warp moved up or down to fit the image) only output rows y + o for
 // own_lo <= o < own_hi are stored. (AheadLevel: where the rows ahead are asked for; 2 only in the
 // strips tool's measurement of a second copy of this code. after_row(r): called after each walked
-// row, the strips tool's long walks keep their warps together through it. Taps: OrientedTaps or
-// FixedTaps.) With WalkAddress::offsets the image's rows must lie within 2^32 float4s of its
-// start (walk_2d_fits).
-template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook,
-          WalkAddress Address = WalkAddress::pointers, class Taps>
-__device__ __forceinline__ void walk_interior(const ImageArgs& a, const Taps& taps, std::int64_t x,
-                                              std::int64_t y, int s, bool up, int own_lo = 0,
-                                              int own_hi = 0, RowHook after_row = {}) {
+// row, the strips tool's long walks keep their warps together through it.)
+// The output pointer holds the thread's column: computed from the row's start every row, the
+// store cost 4 more instructions a row. Fewer instructions a row measured slower (H200,
+// 2026-11-29, bench/results/convolution-walk-code-h200-2026-11-29.md): a copy of the walk a
+// direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
+// us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
+// (217 a row), 160-162 us, with spills outside the loop.
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook>
+__device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
+                                              std::int64_t x, std::int64_t y, int s, bool up,
+                                              int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
   using Wk = Walk2d<MW, MW - 1, 1, 2>; // the window, halo and rows ahead: the same for any s
   using W = typename Wk::Window;
   const int rows = s + MW - 1;
   const std::int64_t step = up ? -a.in_pitch : a.in_pitch;
   const std::int64_t out_step = up ? -a.out_pitch : a.out_pitch;
-  // The first walked row's window and the output row the first finished slot goes to (down: the
-  // tile's first row; up: its last), in bytes from the images' starts.
-  const std::int64_t window0 = (y - Wk::halo + (up ? rows - 1 : 0)) * a.in_pitch + (x - 4 * W::h4) * 4;
-  const std::int64_t out0 = (y + (up ? s - 1 : 0)) * a.out_pitch + x * 4;
+  // The first walked row's window, and the thread's pixels in the output row the first finished
+  // slot goes to (down: the tile's first row; up: its last).
+  const unsigned char* window =
+      a.in + (y - Wk::halo + (up ? rows - 1 : 0)) * a.in_pitch + (x - 4 * W::h4) * 4;
+  unsigned char* out_px = a.out + (y + (up ? s - 1 : 0)) * a.out_pitch + x * 4;
   // Walked row r finishes output row y + r - (MW - 1) downwards, y + rows - 1 - r upwards: those
   // owned are r_first .. r_last.
   const int r_first = up ? rows - own_hi : MW - 1 + own_lo, r_last = up ? rows - 1 - own_lo : MW - 2 + own_hi;
   // Lane l asks L1 for line l % 6 of a row ahead: the float4 left of the warp's 512 bytes, its 4
   // lines, and the float4 right of them (lanes asking for one line make one request).
   const int lane = static_cast<int>(threadIdx.x % 32), q6 = lane % 6;
-  const std::int64_t ask = (4 * W::h4 - 4 * lane) * 4 + (q6 == 0 ? -16 : (q6 - 1) * 128);
+  const unsigned char* ahead = window + (4 * W::h4 - 4 * lane) * 4 + (q6 == 0 ? -16 : (q6 - 1) * 128);
 #pragma unroll
   for (int r = 0; r < Wk::ahead; ++r)
-    prefetch_line<AheadLevel>(a.in + window0 + ask + r * step);
-  // The rows: pointers, or offsets in float4s from the images' starts (the rows ahead from a base
-  // Wk::ahead rows and `ask` bytes away, the outputs from the thread's column).
-  const auto* in4 = reinterpret_cast<const float4*>(a.in);
-  const auto* ahead4 = reinterpret_cast<const float4*>(a.in + ask + Wk::ahead * step);
-  auto* out4 = reinterpret_cast<float4*>(a.out + x * 4);
-  const unsigned step4 = static_cast<unsigned>(step / 16), out_step4 = static_cast<unsigned>(out_step / 16);
-  unsigned window4 = static_cast<unsigned>(window0 / 16), out_row4 = static_cast<unsigned>((out0 - x * 4) / 16);
-  const unsigned char* window = a.in + window0;
-  const unsigned char* ahead = a.in + window0 + ask + Wk::ahead * step;
-  unsigned char* out_px = a.out + out0;
+    prefetch_line<AheadLevel>(ahead + r * step);
+  ahead += Wk::ahead * step;
   float acc[MW][4];
   const auto walk_step = [&](int r, int lo, int hi, auto edge) {
-    constexpr bool offsets = Address == WalkAddress::offsets;
     if (r + Wk::ahead < rows) {
-      if constexpr (offsets)
-        prefetch_line<AheadLevel>(ahead4 + window4);
-      else
-        prefetch_line<AheadLevel>(ahead), ahead += step;
+      prefetch_line<AheadLevel>(ahead);
+      ahead += step;
     }
     float4 win[W::loads];
-    const auto* p = offsets ? in4 + window4 : reinterpret_cast<const float4*>(window);
+    const auto* p = reinterpret_cast<const float4*>(window);
 #pragma unroll
     for (int j = 0; j < W::loads; ++j)
       win[j] = __ldg(p + j);
-    if constexpr (offsets)
-      window4 += step4;
-    else
-      window += step;
+    window += step;
     strip_apply_row<MW, 4, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
     after_row(r);
     if (decltype(edge)::value && lo == 0 && r < MW - 1)
       return; // (lo > 0 past the loop: every row there finishes one)
-    if (Owned || (r >= r_first && r <= r_last)) {
-      if constexpr (offsets)
-        out4[out_row4] = pack4(acc[MW - 1]);
-      else
-        *reinterpret_cast<float4*>(out_px) = pack4(acc[MW - 1]);
-    }
-    if constexpr (offsets)
-      out_row4 += out_step4;
-    else
-      out_px += out_step;
+    if (Owned || (r >= r_first && r <= r_last))
+      *reinterpret_cast<float4*>(out_px) = pack4(acc[MW - 1]);
+    out_px += out_step;
   };
   walk_phases<MW>(s, walk_step);
 }
@@ -213,10 +181,7 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-// Split: a warp that owns its rows walks through one of two copies of the walk, one a direction,
-// its taps FixedTaps; otherwise one copy for both directions, the taps OrientedTaps.
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, bool Split = false,
-          WalkAddress Address = WalkAddress::pointers>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
@@ -251,17 +216,11 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
   // walk, spilled, and moved them to uniform registers every row.)
   const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
   const OrientedTaps<MW> taps{{mask, up * MW * MW}};
-  if (y0 == y_own) {
-    if constexpr (Split) {
-      if (up != 0)
-        return walk_interior<MW, true, 1, NoRowHook, Address>(a, FixedTaps<MW, MW * MW>{{mask}}, x, y0, S, true);
-      return walk_interior<MW, true, 1, NoRowHook, Address>(a, FixedTaps<MW, 0>{{mask}}, x, y0, S, false);
-    }
-    return walk_interior<MW, true, 1, NoRowHook, Address>(a, taps, x, y0, S, up != 0);
-  }
+  if (y0 == y_own)
+    return walk_interior<MW>(a, taps, x, y0, S, up != 0);
   const std::int64_t own_lo = y_own - y0, own_hi = own_lo + S;
-  walk_interior<MW, false, 1, NoRowHook, Address>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
-                                                  static_cast<int>(own_hi > S ? S : own_hi));
+  walk_interior<MW, false>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+                           static_cast<int>(own_hi > S ? S : own_hi));
 }
 
 // The library's shape: 2 warps side by side, 4 pairs one below the other, 16 rows a warp,
@@ -299,10 +258,6 @@ template <int MW, int S, int WarpsX, int WarpsY> bool walk_2d_fits(const ImageAr
   using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
   if (!rows_aligned_to<float4>(a.in, a.in_pitch) || !rows_aligned_to<float4>(a.out, a.out_pitch) ||
       a.width < 136 || a.height < Wk::rows)
-    return false;
-  // (the walk's offsets: every row within 2^32 float4s of the image's start)
-  constexpr std::int64_t offsets = std::int64_t{1} << 36;
-  if (a.height > offsets / a.in_pitch || a.height > offsets / a.out_pitch)
     return false;
   const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY>(a);
   return c.frame_blocks + c.tiles <= std::numeric_limits<int>::max() &&
