@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, twenty-four tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, twenty-five tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -39,6 +39,7 @@
 //          (walk_pairs.cuh), beside the tool's;
 // - walk_library: the library's walked tile (src/convolution/walk.cuh) in several shapes, 7 x 7
 //          and 9 x 9, beside the wide tile and the tool's walked pairs;
+// - walk_heights: the library's walked pairs 16 to 32 rows a warp, blocks 1, 2 or 4 warps across;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -1909,6 +1910,29 @@ int main(int argc, char** argv) {
     LADDER_WALK(5, 16, 2, 4, 4, false, c5);
     LADDER_WALK(5, 16, 2, 4, 4, true, c5);
 #undef LADDER_WALK
+  }
+  if (table("walk_heights")) { // the library's walked pairs (walk.cuh) at other heights and widths of a block
+    namespace cd = ladder::conv_detail;
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    const auto walk = [&](auto kernel, auto launch, int rows, int warps_x, int warps_y) {
+      char label[240];
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, %d x %d warps  regs %3d blocks/SM %d",
+                    rows, warps_x, warps_y, regs_of(kernel), blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
+      check_and_time(b, c7.expect, [&, a = a, m = m] { launch(a, m, nullptr); }, label, 1e-5f);
+    };
+#define LADDER_WALK(S, X, Y) walk(cd::convolve_walk_2d<7, S, X, Y, 4, true>, cd::launch_walk_2d<7, S, X, Y, 4, true>, S, X, Y)
+    for (int k = 0; k < 3; ++k) {
+      LADDER_WALK(16, 2, 4);
+      LADDER_WALK(20, 2, 4);
+      LADDER_WALK(24, 2, 4);
+      LADDER_WALK(32, 2, 4);
+      LADDER_WALK(16, 4, 2);
+      LADDER_WALK(24, 4, 2);
+      LADDER_WALK(24, 1, 8);
+    }
+#undef LADDER_WALK
+    run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
     const auto c7 = make_case<7>(b, 777);
