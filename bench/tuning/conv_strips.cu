@@ -40,6 +40,7 @@
 // - walk_library: the library's walked tile (src/convolution/walk.cuh) in several shapes, 7 x 7
 //          and 9 x 9, beside the wide tile and the tool's walked pairs;
 // - walk_heights: the library's walked pairs 16 to 32 rows a warp, blocks 1, 2 or 4 warps across;
+//          walk_blocks (not in "all"): the same in blocks of 4 and 16 warps;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -1911,7 +1912,7 @@ int main(int argc, char** argv) {
     LADDER_WALK(5, 16, 2, 4, 4, true, c5);
 #undef LADDER_WALK
   }
-  if (table("walk_heights")) { // the library's walked pairs (walk.cuh) at other heights and widths of a block
+  if (table("walk_heights") || which == "walk_blocks") { // the library's walked pairs (walk.cuh) at other heights and widths of a block
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
@@ -1921,15 +1922,23 @@ int main(int argc, char** argv) {
                     rows, warps_x, warps_y, regs_of(kernel), blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
       check_and_time(b, c7.expect, [&, a = a, m = m] { launch(a, m, nullptr); }, label, 1e-5f);
     };
-#define LADDER_WALK(S, X, Y) walk(cd::convolve_walk_2d<7, S, X, Y, 4, true>, cd::launch_walk_2d<7, S, X, Y, 4, true>, S, X, Y)
+#define LADDER_WALK(S, X, Y, MB) walk(cd::convolve_walk_2d<7, S, X, Y, MB, true>, cd::launch_walk_2d<7, S, X, Y, MB, true>, S, X, Y)
+    const bool blocks = which == "walk_blocks"; // (blocks of 4 and 16 warps only)
     for (int k = 0; k < 3; ++k) {
-      LADDER_WALK(16, 2, 4);
-      LADDER_WALK(20, 2, 4);
-      LADDER_WALK(24, 2, 4);
-      LADDER_WALK(32, 2, 4);
-      LADDER_WALK(16, 4, 2);
-      LADDER_WALK(24, 4, 2);
-      LADDER_WALK(24, 1, 8);
+      LADDER_WALK(16, 2, 4, 4);
+      if (blocks) {
+        LADDER_WALK(16, 2, 2, 8);
+        LADDER_WALK(16, 1, 4, 8);
+        LADDER_WALK(20, 2, 2, 8);
+        LADDER_WALK(16, 2, 8, 2);
+        continue;
+      }
+      LADDER_WALK(20, 2, 4, 4);
+      LADDER_WALK(24, 2, 4, 4);
+      LADDER_WALK(32, 2, 4, 4);
+      LADDER_WALK(16, 4, 2, 4);
+      LADDER_WALK(24, 4, 2, 4);
+      LADDER_WALK(24, 1, 8, 4);
     }
 #undef LADDER_WALK
     run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
