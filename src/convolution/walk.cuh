@@ -227,7 +227,8 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
 // registers for 4 blocks per SM (64 a thread). On an H200 at float 8192^2 7 x 7 (2026-11-29,
 // bench/results/convolution-walk-edges-h200-2026-11-29.md, runs 6 and 8): 155.5-158.8 us, against
 // a warp across and 16 or 8 rows 156.6-159.2 and 161.5-163.9, and every warp walking down
-// 165.0-178.9 (its taps reloaded into uniform registers every row).
+// 165.0-178.9 (its taps reloaded into uniform registers every row). Taller walks (20 to 32 rows)
+// and blocks of 4 or 16 warps measured no faster (convolution-walk-heights-h200-2026-11-29.md).
 template <int MW> struct WalkShape {
   static constexpr int rows = 16, warps_x = 2, warps_y = 4, min_blocks = 4;
   static constexpr bool pairs = true;
