@@ -40,7 +40,8 @@
 // - walk_library: the library's walked tile (src/convolution/walk.cuh) in several shapes, 7 x 7
 //          and 9 x 9, beside the wide tile and the tool's walked pairs;
 // - walk_heights: the library's walked pairs 16 to 32 rows a warp, blocks 1, 2 or 4 warps across;
-//          walk_blocks (not in "all"): the same in blocks of 4 and 16 warps;
+//          walk_blocks (not in "all"): the same in blocks of 4 and 16 warps; walk_wide (not in
+//          "all"): 8 pixels a thread (KV 2);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -1912,20 +1913,30 @@ int main(int argc, char** argv) {
     LADDER_WALK(5, 16, 2, 4, 4, true, c5);
 #undef LADDER_WALK
   }
-  if (table("walk_heights") || which == "walk_blocks") { // the library's walked pairs (walk.cuh) at other heights and widths of a block
+  if (table("walk_heights") || which == "walk_blocks" || which == "walk_wide") { // the library's walked pairs (walk.cuh) at other heights and widths of a block
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
-    const auto walk = [&](auto kernel, auto launch, int rows, int warps_x, int warps_y) {
+    const auto walk = [&](auto kernel, auto launch, int rows, int warps_x, int warps_y, int px) {
       char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, %d x %d warps  regs %3d blocks/SM %d",
-                    rows, warps_x, warps_y, regs_of(kernel), blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  %d x %d a thread, %d x %d warps  regs %3d blocks/SM %d",
+                    px, rows, warps_x, warps_y, regs_of(kernel), blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
       check_and_time(b, c7.expect, [&, a = a, m = m] { launch(a, m, nullptr); }, label, 1e-5f);
     };
-#define LADDER_WALK(S, X, Y, MB) walk(cd::convolve_walk_2d<7, S, X, Y, MB, true>, cd::launch_walk_2d<7, S, X, Y, MB, true>, S, X, Y)
+#define LADDER_WALK_KV(S, X, Y, MB, KV) \
+    walk(cd::convolve_walk_2d<7, S, X, Y, MB, true, KV>, cd::launch_walk_2d<7, S, X, Y, MB, true, KV>, S, X, Y, 4 * KV)
+#define LADDER_WALK(S, X, Y, MB) LADDER_WALK_KV(S, X, Y, MB, 1)
     const bool blocks = which == "walk_blocks"; // (blocks of 4 and 16 warps only)
+    const bool wide = which == "walk_wide";     // (8 pixels a thread only)
     for (int k = 0; k < 3; ++k) {
       LADDER_WALK(16, 2, 4, 4);
+      if (wide) {
+        LADDER_WALK_KV(16, 2, 4, 2, 2);
+        LADDER_WALK_KV(16, 2, 4, 3, 2);
+        LADDER_WALK_KV(16, 2, 2, 5, 2);
+        LADDER_WALK_KV(16, 1, 4, 5, 2);
+        continue;
+      }
       if (blocks) {
         LADDER_WALK(16, 2, 2, 8);
         LADDER_WALK(16, 1, 4, 8);
@@ -1941,6 +1952,7 @@ int main(int argc, char** argv) {
       LADDER_WALK(24, 1, 8, 4);
     }
 #undef LADDER_WALK
+#undef LADDER_WALK_KV
     run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order

@@ -41,13 +41,17 @@
 
 namespace ladder::conv_detail {
 
-template <int MW, int S, int WarpsX, int WarpsY> struct Walk2d {
+// KV: float4s of outputs a thread (4 KV pixels), a warp 128 KV columns. The library's is 1: at 2
+// (96 registers, half the warps, a kernel of 9,416 instructions) the walk issued 7.5% fewer
+// instructions and took 1.26-1.28x the copy against 1.14-1.16x, its warps waiting on instruction
+// fetch (H200, 2026-11-29, bench/results/convolution-walk-wide-h200-2026-11-29.md).
+template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> struct Walk2d {
   static_assert(MW % 2 == 1 && MW >= 3 && MW <= 9, "one float4 of halo a side: masks 3 .. 9");
   static_assert(S >= MW - 1, "a warp's first and last MW - 1 rows apart");
-  using Window = Wide2d<MW, 1, S>;                // a thread's window: 3 float4s a row
+  using Window = Wide2d<MW, KV, S>;               // a thread's window: KV + 2 float4s a row
   static constexpr int threads = 32 * WarpsX * WarpsY;
   static constexpr int halo = MW / 2, rows = S + MW - 1;
-  static constexpr int tile_w = 128 * WarpsX, tile_h = S * WarpsY;
+  static constexpr int warp_w = 128 * KV, tile_w = warp_w * WarpsX, tile_h = S * WarpsY;
   static constexpr int ahead = 2; // rows asked of L1 ahead of the walk
 };
 
@@ -120,11 +124,11 @@ struct NoRowHook {
 // direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
-template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook>
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
-  using Wk = Walk2d<MW, MW - 1, 1, 2>; // the window, halo and rows ahead: the same for any s
+  using Wk = Walk2d<MW, MW - 1, 1, 2, KV>; // the window, halo and rows ahead: the same for any s
   using W = typename Wk::Window;
   const int rows = s + MW - 1;
   const std::int64_t step = up ? -a.in_pitch : a.in_pitch;
@@ -137,15 +141,16 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   // Walked row r finishes output row y + r - (MW - 1) downwards, y + rows - 1 - r upwards: those
   // owned are r_first .. r_last.
   const int r_first = up ? rows - own_hi : MW - 1 + own_lo, r_last = up ? rows - 1 - own_lo : MW - 2 + own_hi;
-  // Lane l asks L1 for line l % 6 of a row ahead: the float4 left of the warp's 512 bytes, its 4
-  // lines, and the float4 right of them (lanes asking for one line make one request).
-  const int lane = static_cast<int>(threadIdx.x % 32), q6 = lane % 6;
-  const unsigned char* ahead = window + (4 * W::h4 - 4 * lane) * 4 + (q6 == 0 ? -16 : (q6 - 1) * 128);
+  // Lane l asks L1 for line l % (4 KV + 2) of a row ahead: the float4 left of the warp's 512 KV
+  // bytes, its 4 KV lines, and the float4 right of them (lanes asking for one line make one
+  // request).
+  const int lane = static_cast<int>(threadIdx.x % 32), q6 = lane % (4 * KV + 2);
+  const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 + (q6 == 0 ? -16 : (q6 - 1) * 128);
 #pragma unroll
   for (int r = 0; r < Wk::ahead; ++r)
     prefetch_line<AheadLevel>(ahead + r * step);
   ahead += Wk::ahead * step;
-  float acc[MW][4];
+  float acc[MW][4 * KV];
   const auto walk_step = [&](int r, int lo, int hi, auto edge) {
     if (r + Wk::ahead < rows) {
       prefetch_line<AheadLevel>(ahead);
@@ -157,12 +162,15 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
     for (int j = 0; j < W::loads; ++j)
       win[j] = __ldg(p + j);
     window += step;
-    strip_apply_row<MW, 4, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
+    strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
     after_row(r);
     if (decltype(edge)::value && lo == 0 && r < MW - 1)
       return; // (lo > 0 past the loop: every row there finishes one)
-    if (Owned || (r >= r_first && r <= r_last))
-      *reinterpret_cast<float4*>(out_px) = pack4(acc[MW - 1]);
+    if (Owned || (r >= r_first && r <= r_last)) {
+#pragma unroll
+      for (int v = 0; v < KV; ++v)
+        reinterpret_cast<float4*>(out_px)[v] = pack4(acc[MW - 1] + 4 * v);
+    }
     out_px += out_step;
   };
   walk_phases<MW>(s, walk_step);
@@ -181,11 +189,11 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs>
-__global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlocks)
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
+__global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
-  using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
+  using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
   const unsigned l = blockIdx.x, frames_before = l / g.stride < g.frame_blocks ? l / g.stride : g.frame_blocks;
   if (l % g.stride == 0 && l / g.stride < g.frame_blocks) {
@@ -206,21 +214,21 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
   // sums), so the warp keeps the interior's code; the copy with a test before each store reloads
   // every tap every row (265 instructions a row against 223). Moved up or down, it shares rows
   // with a warp that may walk the other way, and stores only its own.
-  const std::int64_t x_own = 128 * static_cast<std::int64_t>(wx), y_own = static_cast<std::int64_t>(S) * wy;
-  const std::int64_t x_last = g.frame.right - 128, y_last = a.height - Wk::halo - S;
+  const std::int64_t x_own = Wk::warp_w * static_cast<std::int64_t>(wx), y_own = static_cast<std::int64_t>(S) * wy;
+  const std::int64_t x_last = g.frame.right - Wk::warp_w, y_last = a.height - Wk::halo - S;
   const std::int64_t x0 = x_own < 4 ? 4 : x_own > x_last ? x_last : x_own;
   const std::int64_t y0 = y_own < Wk::halo ? Wk::halo : y_own > y_last ? y_last : y_own;
-  const std::int64_t x = x0 + 4 * lane;
+  const std::int64_t x = x0 + 4 * KV * lane;
   // Warp-uniform (through lane 0, so that ptxas knows): odd warps walk upwards. (Without pairs
   // too: with the taps at an offset ptxas knows to be 0 it held them in registers across the
   // walk, spilled, and moved them to uniform registers every row.)
   const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
   const OrientedTaps<MW> taps{{mask, up * MW * MW}};
   if (y0 == y_own)
-    return walk_interior<MW>(a, taps, x, y0, S, up != 0);
+    return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0);
   const std::int64_t own_lo = y_own - y0, own_hi = own_lo + S;
-  walk_interior<MW, false>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
-                           static_cast<int>(own_hi > S ? S : own_hi));
+  walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+                                             static_cast<int>(own_hi > S ? S : own_hi));
 }
 
 // The library's shape: 2 warps side by side, 4 pairs one below the other, 16 rows a warp,
@@ -241,33 +249,33 @@ struct WalkCounts {
   std::int64_t warps_x = 0, warps_y = 0, frame_blocks = 0, tiles = 0;
 };
 
-template <int MW, int S, int WarpsX, int WarpsY> WalkCounts walk_2d_counts(const ImageArgs& a) {
-  using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
+template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkCounts walk_2d_counts(const ImageArgs& a) {
+  using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   WalkCounts c;
   c.frame = frame_quads(a.width, a.height, Wk::halo);
-  c.warps_x = (c.frame.right + 127) / 128;
+  c.warps_x = (c.frame.right + Wk::warp_w - 1) / Wk::warp_w;
   c.warps_y = (a.height - Wk::halo + S - 1) / S;
   c.frame_blocks = (c.frame.count + Wk::threads - 1) / Wk::threads;
   c.tiles = (c.warps_x + WarpsX - 1) / WarpsX * ((c.warps_y + WarpsY - 1) / WarpsY);
   return c;
 }
 
-// Whether convolve_walk_2d can take this image: rows of in and out 16-byte aligned, at least 136
-// pixels wide and S + MW - 1 rows high (so that a warp's window fits), and a grid of fewer than
-// 2^31 blocks.
-template <int MW, int S, int WarpsX, int WarpsY> bool walk_2d_fits(const ImageArgs& a) {
-  using Wk = Walk2d<MW, S, WarpsX, WarpsY>;
+// Whether convolve_walk_2d can take this image: rows of in and out 16-byte aligned, at least a
+// warp's columns + 8 pixels wide (136 with 4 pixels a thread) and S + MW - 1 rows high (so that a
+// warp's window fits), and a grid of fewer than 2^31 blocks.
+template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> bool walk_2d_fits(const ImageArgs& a) {
+  using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   if (!rows_aligned_to<float4>(a.in, a.in_pitch) || !rows_aligned_to<float4>(a.out, a.out_pitch) ||
-      a.width < 136 || a.height < Wk::rows)
+      a.width < Wk::warp_w + 8 || a.height < Wk::rows)
     return false;
-  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY>(a);
+  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY, KV>(a);
   return c.frame_blocks + c.tiles <= std::numeric_limits<int>::max() &&
          c.warps_x <= std::numeric_limits<int>::max();
 }
 
 // The grid of an image walk_2d_fits takes.
-template <int MW, int S, int WarpsX, int WarpsY> WalkGrid walk_2d_grid(const ImageArgs& a) {
-  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY>(a);
+template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkGrid walk_2d_grid(const ImageArgs& a) {
+  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY, KV>(a);
   WalkGrid g;
   g.frame = c.frame;
   g.warps_x = static_cast<int>(c.warps_x);
@@ -281,23 +289,23 @@ template <int MW, int S, int WarpsX, int WarpsY> WalkGrid walk_2d_grid(const Ima
 
 // Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image, and
 // says whether it did; `mask` one way up (the launch adds the other).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  if (!walk_2d_fits<MW, S, WarpsX, WarpsY>(a))
+  if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV>(a))
     return false;
-  const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY>(a);
-  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs>
+  const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV>(a);
+  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>
       <<<g.blocks, dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
   return true;
 }
 
 // The same for an image it must take (the strips tool's measurements).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs>(a, mask, stream))
-    throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than 136 pixels or "
-                                "lower than a warp's rows, or more than 2^31 - 1 blocks");
+  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>(a, mask, stream))
+    throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than a warp's "
+                                "columns + 8 or lower than its rows, or more than 2^31 - 1 blocks");
 }
 
 // The library's shape (WalkShape) for a mask of width MW: the library call and the lab's rung
