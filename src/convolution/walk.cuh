@@ -179,9 +179,9 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
 // How convolve_walk_2d's grid splits the image: frame_blocks of its blocks, one every `stride`
 // from the first, compute the frame (frame.hpp: a thread a quad, frame.count quads: halo rows at
 // the top and at the bottom, then for each row between them its 4 left columns and its columns
-// from frame.right); the others tile the image with warps, warps_x across (128 columns each) and
-// warps_y down (S rows each), blocks_x blocks across. (Spread out or all first, the frame's blocks
-// measured the same: 156.5-156.7 against 156.8-157.2 us, a thread a pixel then.)
+// from frame.right); the others tile the image with warps, warps_x across (128 KV columns each)
+// and warps_y down (S rows each), blocks_x blocks across. (Spread out or all first, the frame's
+// blocks measured the same: 156.5-156.7 against 156.8-157.2 us, a thread a pixel then.)
 struct WalkGrid {
   FrameQuads frame;
   unsigned frame_blocks = 0, stride = 1, blocks_x = 0, blocks = 0;
