@@ -17,7 +17,7 @@
 // width) and rows halo .. height - halo - 1; the first and last column and row of warps are moved
 // inwards until their windows fit (moved up or down, they store only their own rows). The frame
 // left around them (4 columns on the left, 4 to 7 on the right, halo rows at the top and bottom)
-// is computed by blocks spread through the grid, a thread a run of 4 pixels (frame.hpp) through
+// is computed by the grid's first rows of blocks, a thread a run of 4 pixels (frame.hpp) through
 // the border policy, its sums in the reference's order. So the kernel needs images at least 136
 // pixels wide and S + MW - 1 rows high.
 // Measured on an H200 (2026-11-29, float 8192^2 7 x 7, bench/results/
@@ -176,15 +176,19 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   walk_phases<MW>(s, walk_step);
 }
 
-// How convolve_walk_2d's grid splits the image: frame_blocks of its blocks, one every `stride`
-// from the first, compute the frame (frame.hpp: a thread a quad, frame.count quads: halo rows at
-// the top and at the bottom, then for each row between them its 4 left columns and its columns
-// from frame.right); the others tile the image with warps, warps_x across (128 KV columns each)
-// and warps_y down (S rows each), blocks_x blocks across. (Spread out or all first, the frame's
-// blocks measured the same: 156.5-156.7 against 156.8-157.2 us, a thread a pixel then.)
+// How convolve_walk_2d's grid (blocks_x x blocks_y blocks) splits the image: its first
+// frame_rows rows of blocks compute the frame (frame.hpp: a thread a quad, frame.count quads: halo
+// rows at the top and at the bottom, then for each row between them its 4 left columns and its
+// columns from frame.right); the rows below tile the image with warps, warps_x across (128 KV
+// columns each) and warps_y down (S rows each). A block finds its work without a division: with
+// the frame's blocks spread one every few tiles of a 1D grid, its two divisions took 44 of the some
+// 3,745 instructions a warp issues; measured in `ladder run`, 148.2 us against 148.9 with them
+// (H200, 2026-11-29, convolution-walk-grid-h200-2026-11-29.md against -walk-store-: one run each,
+// within their spread). (Spread out or all first, the frame's blocks measured the same:
+// 156.5-156.7 against 156.8-157.2 us, a thread a pixel then.)
 struct WalkGrid {
   FrameQuads frame;
-  unsigned frame_blocks = 0, stride = 1, blocks_x = 0, blocks = 0;
+  unsigned frame_rows = 0, blocks_x = 0, blocks_y = 0;
   int warps_x = 0, warps_y = 0;
 };
 
@@ -195,16 +199,15 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
-  const unsigned l = blockIdx.x, frames_before = l / g.stride < g.frame_blocks ? l / g.stride : g.frame_blocks;
-  if (l % g.stride == 0 && l / g.stride < g.frame_blocks) {
-    const std::int64_t q = static_cast<std::int64_t>(l / g.stride) * Wk::threads + warp * 32 + lane;
+  if (blockIdx.y < g.frame_rows) {
+    const std::int64_t q =
+        (static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x) * Wk::threads + warp * 32 + lane;
     if (q < g.frame.count)
       frame_quad<MW>(a, mask, g.frame, q);
     return;
   }
-  const unsigned t = l - frames_before - (l % g.stride != 0 && l / g.stride < g.frame_blocks ? 1 : 0);
-  const int wx = static_cast<int>(t % g.blocks_x) * WarpsX + warp % WarpsX;
-  const int wy = static_cast<int>(t / g.blocks_x) * WarpsY + warp / WarpsX;
+  const int wx = static_cast<int>(blockIdx.x) * WarpsX + warp % WarpsX;
+  const int wy = static_cast<int>(blockIdx.y - g.frame_rows) * WarpsY + warp / WarpsX;
   if (wx >= g.warps_x || wy >= g.warps_y)
     return; // the whole warp
   // The warp owns the outputs of its 128 columns and S rows that lie off the frame; it computes
@@ -243,10 +246,11 @@ template <int MW> struct WalkShape {
 };
 
 // The counts behind convolve_walk_2d's grid (WalkGrid) for an image at least 136 x (S + MW - 1),
-// in 64 bits: the frame's quads, warps across and down, blocks of the frame and of the tiles.
+// in 64 bits: the frame's quads, warps across and down, blocks across, rows of blocks of the frame
+// and of the tiles.
 struct WalkCounts {
   FrameQuads frame;
-  std::int64_t warps_x = 0, warps_y = 0, frame_blocks = 0, tiles = 0;
+  std::int64_t warps_x = 0, warps_y = 0, blocks_x = 0, frame_rows = 0, tile_rows = 0;
 };
 
 template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkCounts walk_2d_counts(const ImageArgs& a) {
@@ -255,22 +259,23 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkCounts walk_2d_
   c.frame = frame_quads(a.width, a.height, Wk::halo);
   c.warps_x = (c.frame.right + Wk::warp_w - 1) / Wk::warp_w;
   c.warps_y = (a.height - Wk::halo + S - 1) / S;
-  c.frame_blocks = (c.frame.count + Wk::threads - 1) / Wk::threads;
-  c.tiles = (c.warps_x + WarpsX - 1) / WarpsX * ((c.warps_y + WarpsY - 1) / WarpsY);
+  c.blocks_x = (c.warps_x + WarpsX - 1) / WarpsX;
+  const std::int64_t frame_blocks = (c.frame.count + Wk::threads - 1) / Wk::threads;
+  c.frame_rows = (frame_blocks + c.blocks_x - 1) / c.blocks_x;
+  c.tile_rows = (c.warps_y + WarpsY - 1) / WarpsY;
   return c;
 }
 
 // Whether convolve_walk_2d can take this image: rows of in and out 16-byte aligned, at least a
 // warp's columns + 8 pixels wide (136 with 4 pixels a thread) and S + MW - 1 rows high (so that a
-// warp's window fits), and a grid of fewer than 2^31 blocks.
+// warp's window fits), and a grid that CUDA takes (fewer than 2^31 blocks across, 2^16 down).
 template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> bool walk_2d_fits(const ImageArgs& a) {
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   if (!rows_aligned_to<float4>(a.in, a.in_pitch) || !rows_aligned_to<float4>(a.out, a.out_pitch) ||
       a.width < Wk::warp_w + 8 || a.height < Wk::rows)
     return false;
   const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY, KV>(a);
-  return c.frame_blocks + c.tiles <= std::numeric_limits<int>::max() &&
-         c.warps_x <= std::numeric_limits<int>::max();
+  return c.warps_x <= std::numeric_limits<int>::max() && c.frame_rows + c.tile_rows <= 65535;
 }
 
 // The grid of an image walk_2d_fits takes.
@@ -280,10 +285,9 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkGrid walk_2d_gr
   g.frame = c.frame;
   g.warps_x = static_cast<int>(c.warps_x);
   g.warps_y = static_cast<int>(c.warps_y);
-  g.frame_blocks = static_cast<unsigned>(c.frame_blocks);
-  g.blocks_x = static_cast<unsigned>((c.warps_x + WarpsX - 1) / WarpsX);
-  g.blocks = static_cast<unsigned>(c.frame_blocks + c.tiles);
-  g.stride = static_cast<unsigned>(1 + c.tiles / c.frame_blocks);
+  g.frame_rows = static_cast<unsigned>(c.frame_rows);
+  g.blocks_x = static_cast<unsigned>(c.blocks_x);
+  g.blocks_y = static_cast<unsigned>(c.frame_rows + c.tile_rows);
   return g;
 }
 
@@ -295,7 +299,7 @@ bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t 
     return false;
   const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV>(a);
   convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>
-      <<<g.blocks, dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
+      <<<dim3(g.blocks_x, g.blocks_y), dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
   return true;
 }
@@ -305,7 +309,7 @@ template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int 
 void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>(a, mask, stream))
     throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than a warp's "
-                                "columns + 8 or lower than its rows, or more than 2^31 - 1 blocks");
+                                "columns + 8 or lower than its rows, or a grid too large");
 }
 
 // The library's shape (WalkShape) for a mask of width MW: the library call and the lab's rung
