@@ -111,8 +111,8 @@ struct NoRowHook {
   __device__ __forceinline__ void operator()(int) const {}
 };
 
-// A warp's walk: s output rows (s >= MW - 1) from y of a thread's 4 pixels at column x, every row
-// and window inside the image and aligned; input rows downwards or (up) upwards. 16-byte loads
+// A warp's walk: s output rows (s >= MW - 1) from y of a thread's 4 KV pixels at column x, every
+// row and window inside the image and aligned; input rows downwards or (up) upwards. 16-byte loads
 // and stores one pitch apart, nothing tested where the warp owns every row it computes (Owned);
 // otherwise (a warp moved up or down to fit the image) only output rows y + o for
 // own_lo <= o < own_hi are stored. (AheadLevel: where the rows ahead are asked for; 2 only in the
@@ -144,8 +144,8 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   // Lane l asks L1 for line l % (4 KV + 2) of a row ahead: the float4 left of the warp's 512 KV
   // bytes, its 4 KV lines, and the float4 right of them (lanes asking for one line make one
   // request).
-  const int lane = static_cast<int>(threadIdx.x % 32), q6 = lane % (4 * KV + 2);
-  const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 + (q6 == 0 ? -16 : (q6 - 1) * 128);
+  const int lane = static_cast<int>(threadIdx.x % 32), line = lane % (4 * KV + 2);
+  const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 + (line == 0 ? -16 : (line - 1) * 128);
 #pragma unroll
   for (int r = 0; r < Wk::ahead; ++r)
     prefetch_line<AheadLevel>(ahead + r * step);
@@ -210,7 +210,7 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
   const int wy = static_cast<int>(blockIdx.y - g.frame_rows) * WarpsY + warp / WarpsX;
   if (wx >= g.warps_x || wy >= g.warps_y)
     return; // the whole warp
-  // The warp owns the outputs of its 128 columns and S rows that lie off the frame; it computes
+  // The warp owns the outputs of its 128 KV columns and S rows that lie off the frame; it computes
   // from (x0, y0), moved from (x_own, y_own) until its windows lie inside the image (the first
   // and last column and row of warps). Moved sideways, it also stores the columns it shares with
   // its neighbour: the same values bit for bit (the same rows walked the same way, the same
@@ -245,8 +245,8 @@ template <int MW> struct WalkShape {
   static constexpr bool pairs = true;
 };
 
-// The counts behind convolve_walk_2d's grid (WalkGrid) for an image at least 136 x (S + MW - 1),
-// in 64 bits: the frame's quads, warps across and down, blocks across, rows of blocks of the frame
+// The counts behind convolve_walk_2d's grid (WalkGrid) for an image walk_2d_fits takes, in 64
+// bits: the frame's quads, warps across and down, blocks across, rows of blocks of the frame
 // and of the tiles.
 struct WalkCounts {
   FrameQuads frame;
