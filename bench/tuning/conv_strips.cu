@@ -41,9 +41,7 @@
 //          and 9 x 9, beside the wide tile and the tool's walked pairs;
 // - walk_heights: the library's walked pairs 16 to 32 rows a warp, blocks 1, 2 or 4 warps across;
 //          walk_blocks (not in "all"): the same in blocks of 4 and 16 warps; walk_wide (not in
-//          "all"): 8 pixels a thread (KV 2); walk_early (not in "all"): rows asked for in other
-//          ways (WalkLoads: the window loaded during the row before, L1 1 to 4 rows ahead, every
-//          row asked of L2 at the walk's start);
+//          "all"): 8 pixels a thread (KV 2);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -1914,43 +1912,22 @@ int main(int argc, char** argv) {
     LADDER_WALK(5, 16, 2, 4, 4, true, c5);
 #undef LADDER_WALK
   }
-  if (table("walk_heights") || which == "walk_blocks" || which == "walk_wide" || which == "walk_early") { // the library's walked pairs (walk.cuh) at other heights and widths of a block, and with its rows asked for in other ways
+  if (table("walk_heights") || which == "walk_blocks" || which == "walk_wide") { // the library's walked pairs (walk.cuh) at other heights and widths of a block
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
-    const auto walk = [&](auto kernel, auto launch, int rows, int warps_x, int warps_y, int px, auto loads) {
-      using L = decltype(loads);
-      char label[260];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  %d x %d a thread, %d x %d warps, window loaded %s, L1 %d rows ahead%s  regs %3d blocks/SM %d",
-                    px, rows, warps_x, warps_y, L::early ? "during the row before" : "at the row's start", L::l1_ahead,
-                    L::l2_own ? ", every row asked of L2 at the start" : "", regs_of(kernel),
-                    blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
+    const auto walk = [&](auto kernel, auto launch, int rows, int warps_x, int warps_y, int px) {
+      char label[240];
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  %d x %d a thread, %d x %d warps  regs %3d blocks/SM %d",
+                    px, rows, warps_x, warps_y, regs_of(kernel), blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
       check_and_time(b, c7.expect, [&, a = a, m = m] { launch(a, m, nullptr); }, label, 1e-5f);
     };
-#define LADDER_WALK_L(S, X, Y, MB, KV, L) \
-    walk(cd::convolve_walk_2d<7, S, X, Y, MB, true, KV, L>, cd::launch_walk_2d<7, S, X, Y, MB, true, KV, L>, S, X, Y, 4 * KV, L{})
-#define LADDER_WALK_KV(S, X, Y, MB, KV) LADDER_WALK_L(S, X, Y, MB, KV, cd::WalkLoads<>)
+#define LADDER_WALK_KV(S, X, Y, MB, KV) \
+    walk(cd::convolve_walk_2d<7, S, X, Y, MB, true, KV>, cd::launch_walk_2d<7, S, X, Y, MB, true, KV>, S, X, Y, 4 * KV)
 #define LADDER_WALK(S, X, Y, MB) LADDER_WALK_KV(S, X, Y, MB, 1)
     const bool blocks = which == "walk_blocks"; // (blocks of 4 and 16 warps only)
     const bool wide = which == "walk_wide";     // (8 pixels a thread only)
-    const bool early = which == "walk_early";   // (rows asked for in other ways: WalkLoads)
     for (int k = 0; k < 3; ++k) {
-      if (early) {
-        LADDER_WALK(16, 2, 4, 4);
-        LADDER_WALK_L(16, 2, 4, 4, 1, cd::WalkLoads<true>);
-        using Ahead1 = cd::WalkLoads<false, 1>;
-        using Ahead3 = cd::WalkLoads<false, 3>;
-        using Ahead4 = cd::WalkLoads<false, 4>;
-        using OwnL2 = cd::WalkLoads<false, 2, true>;
-        using OwnL2Ahead3 = cd::WalkLoads<false, 3, true>;
-        LADDER_WALK_L(16, 2, 4, 4, 1, Ahead1);
-        LADDER_WALK_L(16, 2, 4, 4, 1, Ahead3);
-        LADDER_WALK_L(16, 2, 4, 4, 1, Ahead4);
-        LADDER_WALK_L(16, 2, 4, 4, 1, OwnL2);
-        LADDER_WALK_L(16, 2, 4, 4, 1, OwnL2Ahead3);
-        LADDER_WALK_L(24, 2, 4, 4, 1, OwnL2);
-        continue;
-      }
       LADDER_WALK(16, 2, 4, 4);
       if (wide) {
         LADDER_WALK_KV(16, 2, 4, 2, 2);
@@ -1975,7 +1952,6 @@ int main(int argc, char** argv) {
     }
 #undef LADDER_WALK
 #undef LADDER_WALK_KV
-#undef LADDER_WALK_L
     run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
