@@ -41,10 +41,7 @@
 //          and 9 x 9, beside the wide tile and the tool's walked pairs;
 // - walk_heights: the library's walked pairs 16 to 32 rows a warp, blocks 1, 2 or 4 warps across;
 //          walk_blocks (not in "all"): the same in blocks of 4 and 16 warps; walk_wide (not in
-//          "all"): 8 pixels a thread (KV 2); walk_relax (not in "all"): the walk's loads,
-//          prefetches and stores alone, its FMAs and stores alone, and other rows asked of L1
-//          (the relaxations timed only, checked that every output is written); walk_relax2: more
-//          ways of asking for the rows;
+//          "all"): 8 pixels a thread (KV 2);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -990,25 +987,6 @@ void check_and_time(Bench& b, const std::vector<float>& expect, Launch&& launch,
   std::fflush(stdout);
 }
 
-// A relaxation of a kernel, not a convolution (the table walk_relax): poisons the output, runs
-// `launch` once, counts the outputs left unwritten (NaN) and, if every one was written, times it.
-template <class Launch> void time_relaxed(Bench& b, Launch&& launch, const std::string& label) {
-  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4)); // NaN
-  launch();
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> got(std::size_t(N) * N);
-  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
-  std::size_t unwritten = 0;
-  for (const float v : got)
-    unwritten += std::isnan(v);
-  const float us = unwritten ? 0.0f : time_it(launch);
-  std::printf("%s  %s  %7.1f us  x copy %.3f\n", label.c_str(), unwritten ? "UNWRITTEN" : "written", us, us / b.copy_us);
-  if (unwritten)
-    std::printf("   %zu of %zu outputs unwritten\n", unwritten, got.size());
-  std::fflush(stdout);
-}
-
 template <class Kernel> int regs_of(Kernel kernel) {
   cudaFuncAttributes attr{};
   CHECK(cudaFuncGetAttributes(&attr, kernel));
@@ -1934,7 +1912,7 @@ int main(int argc, char** argv) {
     LADDER_WALK(5, 16, 2, 4, 4, true, c5);
 #undef LADDER_WALK
   }
-  if (table("walk_heights") || which == "walk_blocks" || which == "walk_wide" || which == "walk_relax" || which == "walk_relax2") { // the library's walked pairs (walk.cuh) at other heights and widths of a block
+  if (table("walk_heights") || which == "walk_blocks" || which == "walk_wide") { // the library's walked pairs (walk.cuh) at other heights and widths of a block
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
@@ -1947,40 +1925,9 @@ int main(int argc, char** argv) {
 #define LADDER_WALK_KV(S, X, Y, MB, KV) \
     walk(cd::convolve_walk_2d<7, S, X, Y, MB, true, KV>, cd::launch_walk_2d<7, S, X, Y, MB, true, KV>, S, X, Y, 4 * KV)
 #define LADDER_WALK(S, X, Y, MB) LADDER_WALK_KV(S, X, Y, MB, 1)
-    if (which == "walk_relax" || which == "walk_relax2") { // the walk's memory side alone, its arithmetic alone, and its prefetches (walk_relax2: other rows asked of L1)
-      const int which_relax = which == "walk_relax2" ? 2 : 1;
-      const auto relaxed = [&](auto launch, const char* what, bool check) {
-        char label[220];
-        std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, 2 x 4 warps, %s", what);
-        if (check)
-          check_and_time(b, c7.expect, [&, a = a, m = m] { launch(a, m, nullptr); }, label, 1e-5f);
-        else
-          time_relaxed(b, [&, a = a, m = m] { launch(a, m, nullptr); }, label);
-      };
-#define LADDER_RELAX(R, what, check) relaxed(cd::launch_walk_2d<7, 16, 2, 4, 4, true, 1, R>, what, check)
-      for (int k = 0; k < 3; ++k) {
-        LADDER_RELAX(0, "the library's", true);
-        LADDER_RELAX(8, "only its 4 lines a row asked of L1", true);
-        if (which_relax == 2) {
-          LADDER_RELAX(40, "only its 4 lines a row asked of L1, 1 row ahead", true);
-          LADDER_RELAX(72, "only its 4 lines a row asked of L1, 3 rows ahead", true);
-          LADDER_RELAX(136, "only its 4 lines a row asked of L1, loads asking L2 for 256 bytes", true);
-          LADDER_RELAX(128, "loads asking L2 for 256 bytes", true);
-          continue;
-        }
-        LADDER_RELAX(4, "no rows asked of L1", true);
-        LADDER_RELAX(1, "relaxed: no FMAs", false);
-        LADDER_RELAX(9, "relaxed: no FMAs, only its 4 lines a row asked of L1", false);
-        LADDER_RELAX(5, "relaxed: no FMAs, no rows asked of L1", false);
-        LADDER_RELAX(17, "relaxed: no FMAs, only the centre float4 loaded", false);
-        LADDER_RELAX(25, "relaxed: no FMAs, only the centre float4 loaded and its 4 lines a row asked of L1", false);
-        LADDER_RELAX(2, "relaxed: no loads after the first row's window", false);
-      }
-#undef LADDER_RELAX
-    }
     const bool blocks = which == "walk_blocks"; // (blocks of 4 and 16 warps only)
     const bool wide = which == "walk_wide";     // (8 pixels a thread only)
-    for (int k = 0; k < (which.rfind("walk_relax", 0) == 0 ? 0 : 3); ++k) { // (none for walk_relax)
+    for (int k = 0; k < 3; ++k) {
       LADDER_WALK(16, 2, 4, 4);
       if (wide) {
         LADDER_WALK_KV(16, 2, 4, 2, 2);

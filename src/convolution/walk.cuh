@@ -3,7 +3,8 @@
 // their S + MW - 1 input rows in a loop with rolling sums (strip.cuh's strip_apply_row: MW open
 // output rows, slot j from slot j - 1, each finished row stored at once), so a thread holds
 // MW x 4 sums and one row's window (three 16-byte loads from L1), 64 registers, 32 warps an SM. The
-// rows in flight are asked of L1 two rows ahead by a prefetch that holds no register.
+// warp's lines of the rows in flight are asked of L1 two rows ahead by a prefetch that holds no
+// register.
 //
 // Pairs: the odd warps of a block walk upwards, so two neighbours read the rows they share at about
 // the same time and L1 serves the second. The direction and the taps' orientation (the mask both
@@ -127,7 +128,7 @@ struct NoRowHook {
 // direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
-template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1, int Relax = 0>
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
@@ -144,68 +145,30 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   // Walked row r finishes output row y + r - (MW - 1) downwards, y + rows - 1 - r upwards: those
   // owned are r_first .. r_last.
   const int r_first = up ? rows - own_hi : MW - 1 + own_lo, r_last = up ? rows - 1 - own_lo : MW - 2 + own_hi;
-  // Lane l asks L1 for line l % (4 KV + 2) of a row ahead: the float4 left of the warp's 512 KV
-  // bytes, its 4 KV lines, and the float4 right of them (lanes asking for one line make one
-  // request).
-  const int lane = static_cast<int>(threadIdx.x % 32), line = (Relax & 8) ? 1 + lane % (4 * KV) : lane % (4 * KV + 2);
-  const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 + (line == 0 ? -16 : (line - 1) * 128);
-  constexpr bool prefetch = !(Relax & 6);
-  constexpr int rows_ahead = (Relax & 32) ? 1 : (Relax & 64) ? 3 : Wk::ahead;
+  // Lane l asks L1 for line l % 4 KV of the warp's 4 KV lines of a row ahead (lanes asking for
+  // one line make one request). The float4s beside them are not asked for: those inside the block
+  // are its other warp's lines, and the two at its edges come when loaded. Asked for as well, they
+  // cost L1 17% more requests of L2 and the walk 1-3 us (H200, 2026-11-29, bench/results/
+  // convolution-walk-relax-h200-2026-11-29.md).
+  const int lane = static_cast<int>(threadIdx.x % 32), line = lane % (4 * KV);
+  const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 + line * 128;
 #pragma unroll
-  for (int r = 0; r < rows_ahead; ++r)
-    if (prefetch)
-      prefetch_line<AheadLevel>(ahead + r * step);
-  ahead += rows_ahead * step;
+  for (int r = 0; r < Wk::ahead; ++r)
+    prefetch_line<AheadLevel>(ahead + r * step);
+  ahead += Wk::ahead * step;
   float acc[MW][4 * KV];
-  // Relax (bits; the strips tool's table walk_relax, timed only but 4 and 8 alone): 1, no FMAs (a
-  // few adds a row instead); 2, no loads or prefetches after the first row's window; 4, no
-  // prefetches; 8, only the warp's 4 KV lines asked of L1, not the floats beside them; 16, only
-  // the centre float4 of each row's window loaded; 32 or 64, rows asked of L1 1 or 3 ahead; 128,
-  // the window's loads asking L2 for 256 bytes.
-  float4 win[W::loads];
-  if constexpr ((Relax & 2) != 0) {
-#pragma unroll
-    for (int j = 0; j < W::loads; ++j)
-      win[j] = __ldg(reinterpret_cast<const float4*>(window) + j);
-  }
   const auto walk_step = [&](int r, int lo, int hi, auto edge) {
-    if (prefetch && r + rows_ahead < rows) {
+    if (r + Wk::ahead < rows) {
       prefetch_line<AheadLevel>(ahead);
       ahead += step;
     }
-    if constexpr ((Relax & 2) == 0) {
-      const auto* p = reinterpret_cast<const float4*>(window);
-      if constexpr ((Relax & 16) != 0) {
+    float4 win[W::loads];
+    const auto* p = reinterpret_cast<const float4*>(window);
 #pragma unroll
-        for (int j = 0; j < W::loads; ++j)
-          win[j] = __ldg(p + W::h4);
-      } else if constexpr ((Relax & 128) != 0) {
-#pragma unroll
-        for (int j = 0; j < W::loads; ++j)
-          asm("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-              : "=f"(win[j].x), "=f"(win[j].y), "=f"(win[j].z), "=f"(win[j].w)
-              : "l"(p + j));
-      } else {
-#pragma unroll
-        for (int j = 0; j < W::loads; ++j)
-          win[j] = __ldg(p + j);
-      }
-      window += step;
-    }
-    if constexpr ((Relax & 1) != 0) {
-      const float* f = reinterpret_cast<const float*>(win);
-#pragma unroll
-      for (int k = 0; k < 4 * KV; ++k)
-        acc[MW - 1][k] = f[4 + k] + (f[3] + f[4 + 4 * KV]);
-    } else {
-      if constexpr ((Relax & 2) != 0) { // (each sum's first float moved every row, or ptxas hoists slot 0)
-        float* f = reinterpret_cast<float*>(win);
-#pragma unroll
-        for (int k = 0; k < 4 * KV; ++k)
-          f[4 - MW / 2 + k] += 1.0f;
-      }
-      strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
-    }
+    for (int j = 0; j < W::loads; ++j)
+      win[j] = __ldg(p + j);
+    window += step;
+    strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
     after_row(r);
     if (decltype(edge)::value && lo == 0 && r < MW - 1)
       return; // (lo > 0 past the loop: every row there finishes one)
@@ -236,7 +199,7 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int Relax = 0>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
@@ -271,9 +234,9 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
   const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
   const OrientedTaps<MW> taps{{mask, up * MW * MW}};
   if (y0 == y_own)
-    return walk_interior<MW, true, 1, NoRowHook, KV, Relax>(a, taps, x, y0, S, up != 0);
+    return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0);
   const std::int64_t own_lo = y_own - y0, own_hi = own_lo + S;
-  walk_interior<MW, false, 1, NoRowHook, KV, Relax>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+  walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
                                              static_cast<int>(own_hi > S ? S : own_hi));
 }
 
@@ -336,21 +299,21 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkGrid walk_2d_gr
 
 // Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image, and
 // says whether it did; `mask` one way up (the launch adds the other).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int Relax = 0>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV>(a))
     return false;
   const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV>(a);
-  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, Relax>
+  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>
       <<<dim3(g.blocks_x, g.blocks_y), dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
   return true;
 }
 
 // The same for an image it must take (the strips tool's measurements).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int Relax = 0>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, Relax>(a, mask, stream))
+  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>(a, mask, stream))
     throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than a warp's "
                                 "columns + 8 or lower than its rows, or a grid too large");
 }
