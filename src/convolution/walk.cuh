@@ -128,7 +128,7 @@ struct NoRowHook {
 // direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
-template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1, int EdgeAsk = 0>
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
@@ -150,13 +150,8 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   // are its other warp's lines, and the two at its edges come when loaded. Asked for as well, they
   // cost L1 17% more requests of L2 and the walk 1-3 us (H200, 2026-11-29, bench/results/
   // convolution-walk-relax-h200-2026-11-29.md).
-  // (EdgeAsk, the strips tool's table walk_edge_ask: 1, one lane in 4 KV + 1 also asks for the
-  // float4 beside the warp's lines on the block's edge, 2 blocks across assumed; 2, on both sides.)
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  const int line = EdgeAsk ? lane % (4 * KV + 1) : lane % (4 * KV);
-  const bool left = EdgeAsk == 2 ? (lane / (4 * KV + 1)) % 2 == 0 : threadIdx.y % 2 == 0;
-  const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 +
-                               (line < 4 * KV ? line * 128 : left ? -16 : 4 * KV * 128);
+  const int lane = static_cast<int>(threadIdx.x % 32), line = lane % (4 * KV);
+  const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 + line * 128;
 #pragma unroll
   for (int r = 0; r < Wk::ahead; ++r)
     prefetch_line<AheadLevel>(ahead + r * step);
@@ -204,7 +199,7 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int EdgeAsk = 0>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
@@ -239,9 +234,9 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
   const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
   const OrientedTaps<MW> taps{{mask, up * MW * MW}};
   if (y0 == y_own)
-    return walk_interior<MW, true, 1, NoRowHook, KV, EdgeAsk>(a, taps, x, y0, S, up != 0);
+    return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0);
   const std::int64_t own_lo = y_own - y0, own_hi = own_lo + S;
-  walk_interior<MW, false, 1, NoRowHook, KV, EdgeAsk>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+  walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
                                              static_cast<int>(own_hi > S ? S : own_hi));
 }
 
@@ -304,21 +299,21 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkGrid walk_2d_gr
 
 // Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image, and
 // says whether it did; `mask` one way up (the launch adds the other).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int EdgeAsk = 0>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV>(a))
     return false;
   const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV>(a);
-  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, EdgeAsk>
+  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>
       <<<dim3(g.blocks_x, g.blocks_y), dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
   return true;
 }
 
 // The same for an image it must take (the strips tool's measurements).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int EdgeAsk = 0>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, EdgeAsk>(a, mask, stream))
+  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>(a, mask, stream))
     throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than a warp's "
                                 "columns + 8 or lower than its rows, or a grid too large");
 }
