@@ -41,8 +41,7 @@
 //          and 9 x 9, beside the wide tile and the tool's walked pairs;
 // - walk_heights: the library's walked pairs 16 to 32 rows a warp, blocks 1, 2 or 4 warps across;
 //          walk_blocks (not in "all"): the same in blocks of 4 and 16 warps; walk_wide (not in
-//          "all"): 8 pixels a thread (KV 2); walk_early2 (not in "all"): the window loaded during
-//          the row before (WalkLoads), with 0 to 2 rows asked of L1 ahead;
+//          "all"): 8 pixels a thread (KV 2);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -1913,7 +1912,7 @@ int main(int argc, char** argv) {
     LADDER_WALK(5, 16, 2, 4, 4, true, c5);
 #undef LADDER_WALK
   }
-  if (table("walk_heights") || which == "walk_blocks" || which == "walk_wide" || which == "walk_early2") { // the library's walked pairs (walk.cuh) at other heights and widths of a block
+  if (table("walk_heights") || which == "walk_blocks" || which == "walk_wide") { // the library's walked pairs (walk.cuh) at other heights and widths of a block
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
@@ -1926,26 +1925,9 @@ int main(int argc, char** argv) {
 #define LADDER_WALK_KV(S, X, Y, MB, KV) \
     walk(cd::convolve_walk_2d<7, S, X, Y, MB, true, KV>, cd::launch_walk_2d<7, S, X, Y, MB, true, KV>, S, X, Y, 4 * KV)
 #define LADDER_WALK(S, X, Y, MB) LADDER_WALK_KV(S, X, Y, MB, 1)
-    if (which == "walk_early2") { // the window loaded during the row before, with fewer rows asked of L1 ahead
-      const auto loads = [&](auto launch, const char* what) {
-        char label[220];
-        std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, 2 x 4 warps, %s", what);
-        check_and_time(b, c7.expect, [&, a = a, m = m] { launch(a, m, nullptr); }, label, 1e-5f);
-      };
-      using Late2 = cd::WalkLoads<false, 2>;
-      using Early0 = cd::WalkLoads<true, 0>;
-      using Early1 = cd::WalkLoads<true, 1>;
-      using Early2 = cd::WalkLoads<true, 2>;
-      for (int k = 0; k < 4; ++k) {
-        loads(cd::launch_walk_2d<7, 16, 2, 4, 4, true, 1, Late2>, "window loaded at the row's start, L1 2 rows ahead (the library's)");
-        loads(cd::launch_walk_2d<7, 16, 2, 4, 4, true, 1, Early0>, "window loaded during the row before, no rows asked of L1");
-        loads(cd::launch_walk_2d<7, 16, 2, 4, 4, true, 1, Early1>, "window loaded during the row before, L1 1 row ahead");
-        loads(cd::launch_walk_2d<7, 16, 2, 4, 4, true, 1, Early2>, "window loaded during the row before, L1 2 rows ahead");
-      }
-    }
     const bool blocks = which == "walk_blocks"; // (blocks of 4 and 16 warps only)
     const bool wide = which == "walk_wide";     // (8 pixels a thread only)
-    for (int k = 0; k < (which == "walk_early2" ? 0 : 3); ++k) { // (none for walk_early2)
+    for (int k = 0; k < 3; ++k) {
       LADDER_WALK(16, 2, 4, 4);
       if (wide) {
         LADDER_WALK_KV(16, 2, 4, 2, 2);

@@ -110,42 +110,6 @@ template <int MW, class Step> __device__ __forceinline__ void walk_phases(int s,
     step(s + e, e + 1, MW - 1, std::true_type{});
 }
 
-// Where the walk's rows are asked for (the strips tool's table walk_early2 measures the others):
-// early, each row's window loaded during the row before, float4 by float4 as its registers free
-// up (walk_apply_row), instead of at the row's start; l1_ahead, rows asked of L1 ahead of the walk.
-template <bool Early = false, int L1Ahead = 2> struct WalkLoads {
-  static constexpr bool early = Early;
-  static constexpr int l1_ahead = L1Ahead; // (0: none)
-};
-
-// One input row applied to the open slots as strip_apply_row does, every sum taking its taps in
-// the same order (the same outputs bit for bit), but ordered by the window's floats instead of by
-// slot: once the floats of the window's float4 q are through, dead(q) is called, and the walk
-// loads the next row's float4 q into its registers while this row's FMAs go on.
-template <int MW, int K, bool Edge, class Taps, class Dead>
-__device__ __forceinline__ void walk_apply_row(float (&acc)[MW][K], const float* w, const Taps& mask,
-                                               int lo, int hi, Dead&& dead) {
-  constexpr int d = 4 - MW / 2, last = d + K + MW - 2; // the window's first and last floats used
-#pragma unroll
-  for (int f = d; f <= last; ++f) {
-#pragma unroll
-    for (int j = MW - 1; j >= 0; --j) { // slot j's first FMA reads slot j - 1 before it changes
-      if (Edge && (j < lo || j > hi))
-        continue;
-#pragma unroll
-      for (int k = 0; k < K; ++k) {
-        const int i = f - d - k;
-        if (i < 0 || i >= MW)
-          continue;
-        const float before = i > 0 ? acc[j][k] : j > 0 ? acc[j - 1][k] : 0.0f;
-        acc[j][k] = __fmaf_rn(mask.w[j * MW + i], w[f], before);
-      }
-    }
-    if (f % 4 == 3 || f == last)
-      dead(f / 4);
-  }
-}
-
 // walk_interior's after_row when nothing is to be done after a row.
 struct NoRowHook {
   __device__ __forceinline__ void operator()(int) const {}
@@ -164,7 +128,7 @@ struct NoRowHook {
 // direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
-template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1, class Loads = WalkLoads<>>
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
@@ -189,39 +153,22 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   const int lane = static_cast<int>(threadIdx.x % 32), line = lane % (4 * KV);
   const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 + line * 128;
 #pragma unroll
-  for (int r = 0; r < Loads::l1_ahead; ++r)
+  for (int r = 0; r < Wk::ahead; ++r)
     prefetch_line<AheadLevel>(ahead + r * step);
-  ahead += Loads::l1_ahead * step;
+  ahead += Wk::ahead * step;
   float acc[MW][4 * KV];
-  float4 win[W::loads]; // (Loads::early: the walked row's window, loaded during the row before)
-  if constexpr (Loads::early) {
-#pragma unroll
-    for (int j = 0; j < W::loads; ++j)
-      win[j] = __ldg(reinterpret_cast<const float4*>(window) + j);
-  }
   const auto walk_step = [&](int r, int lo, int hi, auto edge) {
-    if (Loads::l1_ahead > 0 && r + Loads::l1_ahead < rows) {
+    if (r + Wk::ahead < rows) {
       prefetch_line<AheadLevel>(ahead);
       ahead += step;
     }
-    if constexpr (Loads::early) {
-      // The last walked row (an edge row with only the last slot open) has no row after it.
-      const bool next = !decltype(edge)::value || lo < MW - 1;
-      window += step;
-      const auto* p = reinterpret_cast<const float4*>(window);
-      walk_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi,
-                                                        [&](int q) {
-                                                          if (next)
-                                                            win[q] = __ldg(p + q);
-                                                        });
-    } else {
-      const auto* p = reinterpret_cast<const float4*>(window);
+    float4 win[W::loads];
+    const auto* p = reinterpret_cast<const float4*>(window);
 #pragma unroll
-      for (int j = 0; j < W::loads; ++j)
-        win[j] = __ldg(p + j);
-      window += step;
-      strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
-    }
+    for (int j = 0; j < W::loads; ++j)
+      win[j] = __ldg(p + j);
+    window += step;
+    strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
     after_row(r);
     if (decltype(edge)::value && lo == 0 && r < MW - 1)
       return; // (lo > 0 past the loop: every row there finishes one)
@@ -252,7 +199,7 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, class Loads = WalkLoads<>>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
@@ -287,9 +234,9 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
   const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
   const OrientedTaps<MW> taps{{mask, up * MW * MW}};
   if (y0 == y_own)
-    return walk_interior<MW, true, 1, NoRowHook, KV, Loads>(a, taps, x, y0, S, up != 0);
+    return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0);
   const std::int64_t own_lo = y_own - y0, own_hi = own_lo + S;
-  walk_interior<MW, false, 1, NoRowHook, KV, Loads>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+  walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
                                              static_cast<int>(own_hi > S ? S : own_hi));
 }
 
@@ -352,21 +299,21 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkGrid walk_2d_gr
 
 // Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image, and
 // says whether it did; `mask` one way up (the launch adds the other).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, class Loads = WalkLoads<>>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV>(a))
     return false;
   const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV>(a);
-  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, Loads>
+  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>
       <<<dim3(g.blocks_x, g.blocks_y), dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
   return true;
 }
 
 // The same for an image it must take (the strips tool's measurements).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, class Loads = WalkLoads<>>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
 void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, Loads>(a, mask, stream))
+  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>(a, mask, stream))
     throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than a warp's "
                                 "columns + 8 or lower than its rows, or a grid too large");
 }
