@@ -53,9 +53,9 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> struct Walk2d {
   static constexpr int threads = 32 * WarpsX * WarpsY;
   static constexpr int halo = MW / 2, rows = S + MW - 1;
   static constexpr int warp_w = 128 * KV, tile_w = warp_w * WarpsX, tile_h = S * WarpsY;
-  // Rows asked of L1 ahead of the walk. 1 and 3 measured the same, 4 slower; the window loaded
+  // Rows asked of L1 ahead of the walk. 3 measured the same, 1 and 4 slower; the window loaded
   // during the row before and every row asked of L2 at the start, slower (H200, 2026-11-29,
-  // bench/results/convolution-walk-loads-h200-2026-11-29.md).
+  // bench/results/convolution-walk-relax-, -loads- and -early-loads-h200-2026-11-29.md).
   static constexpr int ahead = 2;
 };
 
@@ -148,7 +148,7 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   // Lane l asks L1 for line l % 4 KV of the warp's 4 KV lines of a row ahead (lanes asking for
   // one line make one request). The float4s beside them are not asked for: those inside the block
   // are its other warp's lines, and the two at its edges come when loaded. Asked for as well, they
-  // cost L1 17% more requests of L2 and the walk 1-3 us (H200, 2026-11-29, bench/results/
+  // cost L1 17% more requests of L2 and the walk 0.5-3 us (H200, 2026-11-29, bench/results/
   // convolution-walk-relax-h200-2026-11-29.md).
   const int lane = static_cast<int>(threadIdx.x % 32), line = lane % (4 * KV);
   const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 + line * 128;
