@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, twenty-five tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, twenty-seven tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -42,6 +42,12 @@
 // - walk_heights: the library's walked pairs 16 to 32 rows a warp, blocks 1, 2 or 4 warps across;
 //          walk_blocks (not in "all"): the same in blocks of 4 and 16 warps; walk_wide (not in
 //          "all"): 8 pixels a thread (KV 2);
+// - walk_tail: the library's walked pairs with their grid's last rows of blocks walking fewer rows
+//          a warp, and the frame's blocks last (profile_walk_tail, not in "all": one launch of four
+//          of them, for ncu); walk_tail2 (not in "all"): shorter tails with the frame first, then
+//          one launch each of three of them (profile_walk_tail2: those alone, for ncu);
+// - walk_big: the library's walked pairs in blocks of 8, 16 and 32 warps (profile_walk_big, not
+//          in "all": one launch each, for ncu);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -1862,7 +1868,7 @@ int main(int argc, char** argv) {
       check_and_time(b, c.expect, [&, a = a, m = m] { launch(a, m, nullptr); }, label, pairs ? 1e-5f : 0.0f);
     };
 #define LADDER_WALK(MW, S, X, Y, MB, P, c) \
-    lib(cd::convolve_walk_2d<MW, S, X, Y, MB, P>, cd::launch_walk_2d<MW, S, X, Y, MB, P>, MW, S, X, Y, P, c)
+    lib(cd::convolve_walk_2d<MW, S, X, Y, MB, P>, [](auto&&... v) { cd::launch_walk_2d<MW, S, X, Y, MB, P>(v...); }, MW, S, X, Y, P, c)
     // The frame: computed by the grid's first rows of blocks (the library's), or not computed
     // (checked inside only). (Spread through the grid, as the library had it, measured the same as
     // all first: convolution-walk-edges-h200-2026-11-29.md.)
@@ -1871,7 +1877,7 @@ int main(int argc, char** argv) {
       const auto [a, m] = library_args(b, c);
       auto g = cd::walk_2d_grid<7, Sh::rows, Sh::warps_x, Sh::warps_y>(a);
       if (how == 2)
-        g.blocks_y -= g.frame_rows, g.frame_rows = 0;
+        g.blocks_y -= g.frame_rows, g.frame_rows = 0, g.tile_start = 0;
       const auto taps = cd::walk_taps<7>(m);
       char label[240];
       std::snprintf(label, sizeof label, "library walked tile (walk.cuh) MW 7  4 x %d a thread, %d x %d warps, %s, frame %s",
@@ -1923,7 +1929,7 @@ int main(int argc, char** argv) {
       check_and_time(b, c7.expect, [&, a = a, m = m] { launch(a, m, nullptr); }, label, 1e-5f);
     };
 #define LADDER_WALK_KV(S, X, Y, MB, KV) \
-    walk(cd::convolve_walk_2d<7, S, X, Y, MB, true, KV>, cd::launch_walk_2d<7, S, X, Y, MB, true, KV>, S, X, Y, 4 * KV)
+    walk(cd::convolve_walk_2d<7, S, X, Y, MB, true, KV>, [](auto&&... v) { cd::launch_walk_2d<7, S, X, Y, MB, true, KV>(v...); }, S, X, Y, 4 * KV)
 #define LADDER_WALK(S, X, Y, MB) LADDER_WALK_KV(S, X, Y, MB, 1)
     const bool blocks = which == "walk_blocks"; // (blocks of 4 and 16 warps only)
     const bool wide = which == "walk_wide";     // (8 pixels a thread only)
@@ -1953,6 +1959,96 @@ int main(int argc, char** argv) {
 #undef LADDER_WALK
 #undef LADDER_WALK_KV
     run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
+  }
+  if (table("walk_tail") || which == "walk_tail2" || which == "profile_walk_tail" || which == "profile_walk_tail2") { // the library's walked pairs with their last rows of blocks shorter, the frame last
+    namespace cd = ladder::conv_detail;
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    bool profile = which == "profile_walk_tail"; // one launch each, unchecked, for ncu
+    const auto walk = [&, a = a, m = m](auto kernel, auto launch, int rows, int tail_rows, cd::WalkTail tail) {
+      char label[240];
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, 2 x 4 warps, TailS %2d, last %2lld rows of blocks %2d rows a warp, frame %s  regs %3d",
+                    rows, tail_rows, static_cast<long long>(tail.block_rows), tail.block_rows ? tail_rows : rows,
+                    tail.frame_last ? "last " : "first", regs_of(kernel));
+      if (profile) {
+        launch(a, m, nullptr, tail);
+        CHECK(cudaDeviceSynchronize());
+        std::printf("%s  (one launch)\n", label);
+        return;
+      }
+      check_and_time(b, c7.expect, [&] { launch(a, m, nullptr, tail); }, label, 1e-5f);
+    };
+#define LADDER_WALK_TAIL(S, TS, ROWS, LAST) \
+    walk(cd::convolve_walk_2d<7, S, 2, 4, 4, true, 1, TS>, \
+         [](auto&&... v) { cd::launch_walk_2d<7, S, 2, 4, 4, true, 1, TS>(v...); }, S, TS, cd::WalkTail{ROWS, LAST})
+    if (which == "walk_tail2" || which == "profile_walk_tail2") { // short tails, the frame first (the first table's best)
+      for (int k = 0; k < (which == "walk_tail2" ? 3 : 0); ++k) {
+        LADDER_WALK_TAIL(16, 16, 0, false);
+        for (const int rows : {4, 6, 8, 10, 12})
+          LADDER_WALK_TAIL(16, 8, rows, false);
+        for (const int rows : {4, 8, 12})
+          LADDER_WALK_TAIL(16, 6, rows, false);
+        LADDER_WALK_TAIL(16, 10, 8, false);
+      }
+      if (which == "walk_tail2")
+        std::printf("(one launch each, for ncu:)\n");
+      profile = true; // then one launch of the library's and of two tails, for ncu
+      LADDER_WALK_TAIL(16, 16, 0, false);
+      LADDER_WALK_TAIL(16, 8, 8, false);
+      LADDER_WALK_TAIL(16, 6, 8, false);
+    } else if (profile) {
+      LADDER_WALK_TAIL(16, 16, 0, false);
+      LADDER_WALK_TAIL(16, 8, 0, false);
+      LADDER_WALK_TAIL(16, 16, 0, true);
+      LADDER_WALK_TAIL(16, 8, 16, true);
+      LADDER_WALK_TAIL(16, 8, 32, true);
+    }
+    for (int k = 0; k < (profile ? 0 : 3); ++k) {
+      for (const bool last : {false, true}) { // (walk_tail2 leaves profile set: none of these)
+        LADDER_WALK_TAIL(16, 16, 0, last);
+        LADDER_WALK_TAIL(16, 8, 0, last); // the tail's kernel (its row count a run-time value), no tail
+        for (const int rows : {8, 16, 32}) {
+          LADDER_WALK_TAIL(16, 8, rows, last);
+          LADDER_WALK_TAIL(16, 12, rows, last);
+        }
+      }
+      LADDER_WALK_TAIL(16, 6, 16, true);
+      LADDER_WALK_TAIL(16, 8, 64, true);
+      LADDER_WALK_TAIL(24, 24, 0, true);
+      LADDER_WALK_TAIL(24, 8, 16, true);
+      LADDER_WALK_TAIL(24, 12, 16, true);
+      LADDER_WALK_TAIL(24, 8, 32, true);
+      LADDER_WALK_TAIL(32, 8, 32, true);
+    }
+#undef LADDER_WALK_TAIL
+  }
+  if (table("walk_big") || which == "profile_walk_big") { // the library's walked pairs in blocks of 8 to 32 warps
+    namespace cd = ladder::conv_detail;
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    const bool profile = which == "profile_walk_big"; // one launch each, unchecked, for ncu
+    const auto walk = [&, a = a, m = m](auto kernel, auto launch, int warps_x, int warps_y) {
+      char label[240];
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, %d x %2d warps  regs %3d blocks/SM %d",
+                    warps_x, warps_y, regs_of(kernel), blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
+      if (profile) {
+        launch(a, m, nullptr);
+        CHECK(cudaDeviceSynchronize());
+        std::printf("%s  (one launch)\n", label);
+        return;
+      }
+      check_and_time(b, c7.expect, [&] { launch(a, m, nullptr); }, label, 1e-5f);
+    };
+#define LADDER_WALK_BIG(X, Y, MB) \
+    walk(cd::convolve_walk_2d<7, 16, X, Y, MB, true>, [](auto&&... v) { cd::launch_walk_2d<7, 16, X, Y, MB, true>(v...); }, X, Y)
+    for (int k = 0; k < (profile ? 1 : 3); ++k) {
+      LADDER_WALK_BIG(2, 4, 4);
+      LADDER_WALK_BIG(2, 8, 2);
+      LADDER_WALK_BIG(2, 16, 1);
+      LADDER_WALK_BIG(4, 8, 1);
+      LADDER_WALK_BIG(1, 32, 1);
+    }
+#undef LADDER_WALK_BIG
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
     const auto c7 = make_case<7>(b, 777);

@@ -158,7 +158,7 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   ahead += Wk::ahead * step;
   float acc[MW][4 * KV];
   const auto walk_step = [&](int r, int lo, int hi, auto edge) {
-    if (r + Wk::ahead < rows) {
+    if (!decltype(edge)::value || r + Wk::ahead < rows) { // (rows between: r < s, so always)
       prefetch_line<AheadLevel>(ahead);
       ahead += step;
     }
@@ -182,62 +182,81 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   walk_phases<MW>(s, walk_step);
 }
 
-// How convolve_walk_2d's grid (blocks_x x blocks_y blocks) splits the image: its first
-// frame_rows rows of blocks compute the frame (frame.hpp: a thread a quad, frame.count quads: halo
+// How convolve_walk_2d's grid (blocks_x x blocks_y blocks) splits the image: frame_rows rows of
+// blocks from frame_start compute the frame (frame.hpp: a thread a quad, frame.count quads: halo
 // rows at the top and at the bottom, then for each row between them its 4 left columns and its
-// columns from frame.right); the rows below tile the image with warps, warps_x across (128 KV
-// columns each) and warps_y down (S rows each). A block finds its work without a division: with
-// the frame's blocks spread one every few tiles of a 1D grid, its two divisions took 44 of the some
-// 3,745 instructions a warp issues; measured in `ladder run`, 148.2 us against 148.9 with them
-// (H200, 2026-11-29, convolution-walk-grid-h200-2026-11-29.md against -walk-store-: one run each,
-// within their spread). (Spread out or all first, the frame's blocks measured the same:
+// columns from frame.right); the rows of blocks from tile_start tile the image with warps,
+// warps_x across (128 KV columns each) and WarpsY a block down, S rows a warp in the tile rows
+// before tail_row and TailS rows from there on (the last rows of blocks the GPU starts, shorter,
+// so that the SMs run out of work closer together). A block finds its work without a division:
+// with the frame's blocks spread one every few tiles of a 1D grid, its two divisions took 44 of
+// the some 3,745 instructions a warp issues; measured in `ladder run`, 148.2 us against 148.9 with
+// them (H200, 2026-11-29, convolution-walk-grid-h200-2026-11-29.md against -walk-store-: one run
+// each, within their spread). (Spread out or all first, the frame's blocks measured the same:
 // 156.5-156.7 against 156.8-157.2 us, a thread a pixel then.)
 struct WalkGrid {
   FrameQuads frame;
-  unsigned frame_rows = 0, blocks_x = 0, blocks_y = 0;
-  int warps_x = 0, warps_y = 0;
+  unsigned frame_start = 0, frame_rows = 0, tile_start = 0, tail_row = 0, blocks_x = 0, blocks_y = 0;
+  int warps_x = 0;
+};
+
+// Where a grid puts its frame, and how many of its last rows of tile blocks walk the kernel's
+// TailS rows a warp instead of S.
+struct WalkTail {
+  std::int64_t block_rows = 0;
+  bool frame_last = false;
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
-  if (blockIdx.y < g.frame_rows) {
+  if (blockIdx.y - g.frame_start < g.frame_rows) { // (unsigned: rows before frame_start wrap past it)
     const std::int64_t q =
-        (static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x) * Wk::threads + warp * 32 + lane;
+        (static_cast<std::int64_t>(blockIdx.y - g.frame_start) * gridDim.x + blockIdx.x) * Wk::threads + warp * 32 +
+        lane;
     if (q < g.frame.count)
       frame_quad<MW>(a, mask, g.frame, q);
     return;
   }
+  const unsigned tile_row = blockIdx.y - g.tile_start;
   const int wx = static_cast<int>(blockIdx.x) * WarpsX + warp % WarpsX;
-  const int wy = static_cast<int>(blockIdx.y - g.frame_rows) * WarpsY + warp / WarpsX;
-  if (wx >= g.warps_x || wy >= g.warps_y)
-    return; // the whole warp
-  // The warp owns the outputs of its 128 KV columns and S rows that lie off the frame; it computes
-  // from (x0, y0), moved from (x_own, y_own) until its windows lie inside the image (the first
-  // and last column and row of warps). Moved sideways, it also stores the columns it shares with
-  // its neighbour: the same values bit for bit (the same rows walked the same way, the same
-  // sums), so the warp keeps the interior's code; the copy with a test before each store reloads
-  // every tap every row (265 instructions a row against 223). Moved up or down, it shares rows
-  // with a warp that may walk the other way, and stores only its own.
-  const std::int64_t x_own = Wk::warp_w * static_cast<std::int64_t>(wx), y_own = static_cast<std::int64_t>(S) * wy;
-  const std::int64_t x_last = g.frame.right - Wk::warp_w, y_last = a.height - Wk::halo - S;
-  const std::int64_t x0 = x_own < 4 ? 4 : x_own > x_last ? x_last : x_own;
-  const std::int64_t y0 = y_own < Wk::halo ? Wk::halo : y_own > y_last ? y_last : y_own;
-  const std::int64_t x = x0 + 4 * KV * lane;
-  // Warp-uniform (through lane 0, so that ptxas knows): odd warps walk upwards. (Without pairs
-  // too: with the taps at an offset ptxas knows to be 0 it held them in registers across the
-  // walk, spilled, and moved them to uniform registers every row.)
-  const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
-  const OrientedTaps<MW> taps{{mask, up * MW * MW}};
-  if (y0 == y_own)
-    return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0);
-  const std::int64_t own_lo = y_own - y0, own_hi = own_lo + S;
-  walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, S, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
-                                             static_cast<int>(own_hi > S ? S : own_hi));
+  // The tail's warps walk TailS rows, through a copy of the walk with its own row count known at
+  // compile time (with the count a run-time value the loop took 224 instructions a row, not 221);
+  // the copies run one after the other, all but the last blocks the first.
+  const auto walk = [&](int s, std::int64_t y_own) {
+    if (wx >= g.warps_x || y_own >= a.height - Wk::halo)
+      return; // the whole warp: its rows are the frame's
+    // The warp owns the outputs of its 128 KV columns and s rows that lie off the frame; it computes
+    // from (x0, y0), moved from (x_own, y_own) until its windows lie inside the image (the first
+    // and last column and row of warps). Moved sideways, it also stores the columns it shares with
+    // its neighbour: the same values bit for bit (the same rows walked the same way, the same
+    // sums), so the warp keeps the interior's code; the copy with a test before each store reloads
+    // every tap every row (265 instructions a row against 223). Moved up or down, it shares rows
+    // with a warp that may walk the other way, and stores only its own.
+    const std::int64_t x_own = Wk::warp_w * static_cast<std::int64_t>(wx);
+    const std::int64_t x_last = g.frame.right - Wk::warp_w, y_last = a.height - Wk::halo - s;
+    const std::int64_t x0 = x_own < 4 ? 4 : x_own > x_last ? x_last : x_own;
+    const std::int64_t y0 = y_own < Wk::halo ? Wk::halo : y_own > y_last ? y_last : y_own;
+    const std::int64_t x = x0 + 4 * KV * lane;
+    // Warp-uniform (through lane 0, so that ptxas knows): odd warps walk upwards. (Without pairs
+    // too: with the taps at an offset ptxas knows to be 0 it held them in registers across the
+    // walk, spilled, and moved them to uniform registers every row.)
+    const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
+    const OrientedTaps<MW> taps{{mask, up * MW * MW}};
+    if (y0 == y_own)
+      return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0);
+    const std::int64_t own_lo = y_own - y0, own_hi = own_lo + s;
+    walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+                                               static_cast<int>(own_hi > s ? s : own_hi));
+  };
+  const std::int64_t row_in_block = warp / WarpsX;
+  const bool tail = TailS != S && tile_row >= g.tail_row;
+  walk(tail ? TailS : S, tail ? std::int64_t{g.tail_row} * WarpsY * S + ((tile_row - g.tail_row) * std::int64_t{WarpsY} + row_in_block) * TailS
+                              : (tile_row * std::int64_t{WarpsY} + row_in_block) * S);
 }
 
 // The library's shape: 2 warps side by side, 4 pairs one below the other, 16 rows a warp,
@@ -252,68 +271,90 @@ template <int MW> struct WalkShape {
 };
 
 // The counts behind convolve_walk_2d's grid (WalkGrid) for an image walk_2d_fits takes, in 64
-// bits: the frame's quads, warps across and down, blocks across, rows of blocks of the frame
-// and of the tiles.
+// bits: the frame's quads, warps across, blocks across, rows of blocks of the frame, of the tiles
+// of S rows a warp and of the tail's tiles (tail_s rows a warp).
 struct WalkCounts {
   FrameQuads frame;
-  std::int64_t warps_x = 0, warps_y = 0, blocks_x = 0, frame_rows = 0, tile_rows = 0;
+  std::int64_t warps_x = 0, blocks_x = 0, frame_rows = 0, main_rows = 0, tail_rows = 0;
+  int tail_s = 0;
 };
 
-template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkCounts walk_2d_counts(const ImageArgs& a) {
+// The rows tile_rows of blocks walking s rows a warp cover.
+template <int WarpsY> constexpr std::int64_t walk_rows_of(std::int64_t tile_rows, int s) {
+  return tile_rows * s * WarpsY;
+}
+
+template <int MW, int S, int WarpsX, int WarpsY, int KV = 1, int TailS = S>
+WalkCounts walk_2d_counts(const ImageArgs& a, const WalkTail& tail = {}) {
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   WalkCounts c;
   c.frame = frame_quads(a.width, a.height, Wk::halo);
   c.warps_x = (c.frame.right + Wk::warp_w - 1) / Wk::warp_w;
-  c.warps_y = (a.height - Wk::halo + S - 1) / S;
   c.blocks_x = (c.warps_x + WarpsX - 1) / WarpsX;
   const std::int64_t frame_blocks = (c.frame.count + Wk::threads - 1) / Wk::threads;
   c.frame_rows = (frame_blocks + c.blocks_x - 1) / c.blocks_x;
-  c.tile_rows = (c.warps_y + WarpsY - 1) / WarpsY;
+  // Output rows 0 .. height - halo - 1 have a warp (those above halo moved down to it): the tail
+  // takes the last tail.block_rows rows of blocks' worth, the tiles of S rows the rest, and the
+  // tail then what they leave.
+  const std::int64_t rows = a.height - Wk::halo;
+  static_assert(TailS >= MW - 1, "a tail warp's first and last MW - 1 rows apart");
+  const bool has_tail = TailS != S && tail.block_rows > 0;
+  c.tail_s = has_tail ? TailS : S;
+  const std::int64_t tail_cover = has_tail ? walk_rows_of<WarpsY>(tail.block_rows, TailS) : 0;
+  const std::int64_t main_cover = rows > tail_cover ? rows - tail_cover : 0;
+  c.main_rows = (main_cover + S * WarpsY - 1) / (S * WarpsY);
+  const std::int64_t left = rows - walk_rows_of<WarpsY>(c.main_rows, S);
+  c.tail_rows = left > 0 ? (left + c.tail_s * WarpsY - 1) / (c.tail_s * WarpsY) : 0;
   return c;
 }
 
 // Whether convolve_walk_2d can take this image: rows of in and out 16-byte aligned, at least a
 // warp's columns + 8 pixels wide (136 with 4 pixels a thread) and S + MW - 1 rows high (so that a
 // warp's window fits), and a grid that CUDA takes (fewer than 2^31 blocks across, 2^16 down).
-template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> bool walk_2d_fits(const ImageArgs& a) {
+template <int MW, int S, int WarpsX, int WarpsY, int KV = 1, int TailS = S>
+bool walk_2d_fits(const ImageArgs& a, const WalkTail& tail = {}) {
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   if (!rows_aligned_to<float4>(a.in, a.in_pitch) || !rows_aligned_to<float4>(a.out, a.out_pitch) ||
       a.width < Wk::warp_w + 8 || a.height < Wk::rows)
     return false;
-  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY, KV>(a);
-  return c.warps_x <= std::numeric_limits<int>::max() && c.frame_rows + c.tile_rows <= 65535;
+  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail);
+  return c.warps_x <= std::numeric_limits<int>::max() && c.frame_rows + c.main_rows + c.tail_rows <= 65535;
 }
 
 // The grid of an image walk_2d_fits takes.
-template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> WalkGrid walk_2d_grid(const ImageArgs& a) {
-  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY, KV>(a);
+template <int MW, int S, int WarpsX, int WarpsY, int KV = 1, int TailS = S>
+WalkGrid walk_2d_grid(const ImageArgs& a, const WalkTail& tail = {}) {
+  const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail);
+  const std::int64_t tile_rows = c.main_rows + c.tail_rows;
   WalkGrid g;
   g.frame = c.frame;
   g.warps_x = static_cast<int>(c.warps_x);
-  g.warps_y = static_cast<int>(c.warps_y);
   g.frame_rows = static_cast<unsigned>(c.frame_rows);
+  g.frame_start = tail.frame_last ? static_cast<unsigned>(tile_rows) : 0u;
+  g.tile_start = tail.frame_last ? 0u : g.frame_rows;
+  g.tail_row = static_cast<unsigned>(c.main_rows);
   g.blocks_x = static_cast<unsigned>(c.blocks_x);
-  g.blocks_y = static_cast<unsigned>(c.frame_rows + c.tile_rows);
+  g.blocks_y = static_cast<unsigned>(c.frame_rows + tile_rows);
   return g;
 }
 
 // Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image, and
 // says whether it did; `mask` one way up (the launch adds the other).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
-bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV>(a))
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S>
+bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream, const WalkTail& tail = {}) {
+  if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail))
     return false;
-  const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV>(a);
-  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>
+  const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail);
+  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS>
       <<<dim3(g.blocks_x, g.blocks_y), dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
   return true;
 }
 
 // The same for an image it must take (the strips tool's measurements).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1>
-void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
-  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV>(a, mask, stream))
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S>
+void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream, const WalkTail& tail = {}) {
+  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS>(a, mask, stream, tail))
     throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than a warp's "
                                 "columns + 8 or lower than its rows, or a grid too large");
 }
