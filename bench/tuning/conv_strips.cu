@@ -46,6 +46,7 @@
 //          a warp, and the frame's blocks last (profile_walk_tail, not in "all": one launch of four
 //          of them, for ncu); walk_tail2 (not in "all"): shorter tails with the frame first, then
 //          one launch each of three of them (profile_walk_tail2: those alone, for ncu);
+//          walk_tail3 (not in "all"): tails of 6 rows a warp over 8 to 32 rows of blocks;
 // - walk_big: the library's walked pairs in blocks of 8, 16 and 32 warps (profile_walk_big, not
 //          in "all": one launch each, for ncu);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
@@ -1960,7 +1961,8 @@ int main(int argc, char** argv) {
 #undef LADDER_WALK_KV
     run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
   }
-  if (table("walk_tail") || which == "walk_tail2" || which == "profile_walk_tail" || which == "profile_walk_tail2") { // the library's walked pairs with their last rows of blocks shorter, the frame last
+  if (table("walk_tail") || which == "walk_tail2" || which == "walk_tail3" || which == "profile_walk_tail" ||
+      which == "profile_walk_tail2") { // the library's walked pairs with their last rows of blocks shorter, the frame last
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
@@ -1981,7 +1983,13 @@ int main(int argc, char** argv) {
 #define LADDER_WALK_TAIL(S, TS, ROWS, LAST) \
     walk(cd::convolve_walk_2d<7, S, 2, 4, 4, true, 1, TS>, \
          [](auto&&... v) { cd::launch_walk_2d<7, S, 2, 4, 4, true, 1, TS>(v...); }, S, TS, cd::WalkTail{ROWS, LAST})
-    if (which == "walk_tail2" || which == "profile_walk_tail2") { // short tails, the frame first (the first table's best)
+    if (which == "walk_tail3") { // the shortest tail walks (MW - 1 rows), over more of the last wave
+      for (int k = 0; k < 3; ++k) {
+        LADDER_WALK_TAIL(16, 16, 0, false);
+        for (const int rows : {8, 12, 16, 20, 24, 32})
+          LADDER_WALK_TAIL(16, 6, rows, false);
+      }
+    } else if (which == "walk_tail2" || which == "profile_walk_tail2") { // short tails, the frame first (the first table's best)
       for (int k = 0; k < (which == "walk_tail2" ? 3 : 0); ++k) {
         LADDER_WALK_TAIL(16, 16, 0, false);
         for (const int rows : {4, 6, 8, 10, 12})
