@@ -43,10 +43,7 @@
 //          walk_blocks (not in "all"): the same in blocks of 4 and 16 warps; walk_wide (not in
 //          "all"): 8 pixels a thread (KV 2);
 // - walk_tail: the library's walked pairs with their grid's last rows of blocks walking fewer rows
-//          a warp, and the frame's blocks last (profile_walk_tail, not in "all": one launch of four
-//          of them, for ncu); walk_tail2 (not in "all"): shorter tails with the frame first, then
-//          one launch each of three of them (profile_walk_tail2: those alone, for ncu);
-//          walk_tail3 (not in "all"): tails of 6 rows a warp over 8 to 32 rows of blocks;
+//          a warp (profile_walk_tail, not in "all": one launch of three of them, for ncu);
 // - walk_big: the library's walked pairs in blocks of 8, 16 and 32 warps (profile_walk_big, not
 //          in "all": one launch each, for ncu);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
@@ -1878,7 +1875,7 @@ int main(int argc, char** argv) {
       const auto [a, m] = library_args(b, c);
       auto g = cd::walk_2d_grid<7, Sh::rows, Sh::warps_x, Sh::warps_y>(a);
       if (how == 2)
-        g.blocks_y -= g.frame_rows, g.frame_rows = 0, g.tile_start = 0;
+        g.blocks_y -= g.frame_rows, g.frame_rows = 0;
       const auto taps = cd::walk_taps<7>(m);
       char label[240];
       std::snprintf(label, sizeof label, "library walked tile (walk.cuh) MW 7  4 x %d a thread, %d x %d warps, %s, frame %s",
@@ -1961,17 +1958,16 @@ int main(int argc, char** argv) {
 #undef LADDER_WALK_KV
     run_wide_pf<7, 1, 8, 3, 0>(b, c7, 0);
   }
-  if (table("walk_tail") || which == "walk_tail2" || which == "walk_tail3" || which == "profile_walk_tail" ||
-      which == "profile_walk_tail2") { // the library's walked pairs with their last rows of blocks shorter, the frame last
+  if (table("walk_tail") || which == "profile_walk_tail") { // the library's walked pairs with their grid's last rows of blocks walking fewer rows a warp
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
-    bool profile = which == "profile_walk_tail"; // one launch each, unchecked, for ncu
+    const bool profile = which == "profile_walk_tail"; // one launch each, unchecked, for ncu
     const auto walk = [&, a = a, m = m](auto kernel, auto launch, int rows, int tail_rows, cd::WalkTail tail) {
       char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, 2 x 4 warps, TailS %2d, last %2lld rows of blocks %2d rows a warp, frame %s  regs %3d",
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, 2 x 4 warps, TailS %2d, last %2lld rows of blocks %2d rows a warp  regs %3d",
                     rows, tail_rows, static_cast<long long>(tail.block_rows), tail.block_rows ? tail_rows : rows,
-                    tail.frame_last ? "last " : "first", regs_of(kernel));
+                    regs_of(kernel));
       if (profile) {
         launch(a, m, nullptr, tail);
         CHECK(cudaDeviceSynchronize());
@@ -1980,53 +1976,25 @@ int main(int argc, char** argv) {
       }
       check_and_time(b, c7.expect, [&] { launch(a, m, nullptr, tail); }, label, 1e-5f);
     };
-#define LADDER_WALK_TAIL(S, TS, ROWS, LAST) \
+#define LADDER_WALK_TAIL(S, TS, ROWS) \
     walk(cd::convolve_walk_2d<7, S, 2, 4, 4, true, 1, TS>, \
-         [](auto&&... v) { cd::launch_walk_2d<7, S, 2, 4, 4, true, 1, TS>(v...); }, S, TS, cd::WalkTail{ROWS, LAST})
-    if (which == "walk_tail3") { // the shortest tail walks (MW - 1 rows), over more of the last wave
-      for (int k = 0; k < 3; ++k) {
-        LADDER_WALK_TAIL(16, 16, 0, false);
-        for (const int rows : {8, 12, 16, 20, 24, 32})
-          LADDER_WALK_TAIL(16, 6, rows, false);
-      }
-    } else if (which == "walk_tail2" || which == "profile_walk_tail2") { // short tails, the frame first (the first table's best)
-      for (int k = 0; k < (which == "walk_tail2" ? 3 : 0); ++k) {
-        LADDER_WALK_TAIL(16, 16, 0, false);
-        for (const int rows : {4, 6, 8, 10, 12})
-          LADDER_WALK_TAIL(16, 8, rows, false);
-        for (const int rows : {4, 8, 12})
-          LADDER_WALK_TAIL(16, 6, rows, false);
-        LADDER_WALK_TAIL(16, 10, 8, false);
-      }
-      if (which == "walk_tail2")
-        std::printf("(one launch each, for ncu:)\n");
-      profile = true; // then one launch of the library's and of two tails, for ncu
-      LADDER_WALK_TAIL(16, 16, 0, false);
-      LADDER_WALK_TAIL(16, 8, 8, false);
-      LADDER_WALK_TAIL(16, 6, 8, false);
-    } else if (profile) {
-      LADDER_WALK_TAIL(16, 16, 0, false);
-      LADDER_WALK_TAIL(16, 8, 0, false);
-      LADDER_WALK_TAIL(16, 16, 0, true);
-      LADDER_WALK_TAIL(16, 8, 16, true);
-      LADDER_WALK_TAIL(16, 8, 32, true);
+         [](auto&&... v) { cd::launch_walk_2d<7, S, 2, 4, 4, true, 1, TS>(v...); }, S, TS, cd::WalkTail{ROWS})
+    if (profile) {
+      LADDER_WALK_TAIL(16, 16, 0);
+      LADDER_WALK_TAIL(16, 6, 16);
+      LADDER_WALK_TAIL(16, 8, 16);
     }
     for (int k = 0; k < (profile ? 0 : 3); ++k) {
-      for (const bool last : {false, true}) { // (walk_tail2 leaves profile set: none of these)
-        LADDER_WALK_TAIL(16, 16, 0, last);
-        LADDER_WALK_TAIL(16, 8, 0, last); // the tail's kernel (its row count a run-time value), no tail
-        for (const int rows : {8, 16, 32}) {
-          LADDER_WALK_TAIL(16, 8, rows, last);
-          LADDER_WALK_TAIL(16, 12, rows, last);
-        }
+      LADDER_WALK_TAIL(16, 16, 0);
+      LADDER_WALK_TAIL(16, 6, 0); // the tail's kernel (its row count a run-time value), no tail
+      for (const int rows : {8, 12, 16, 20, 24, 32})
+        LADDER_WALK_TAIL(16, 6, rows);
+      for (const int rows : {8, 16, 32}) {
+        LADDER_WALK_TAIL(16, 8, rows);
+        LADDER_WALK_TAIL(16, 12, rows);
       }
-      LADDER_WALK_TAIL(16, 6, 16, true);
-      LADDER_WALK_TAIL(16, 8, 64, true);
-      LADDER_WALK_TAIL(24, 24, 0, true);
-      LADDER_WALK_TAIL(24, 8, 16, true);
-      LADDER_WALK_TAIL(24, 12, 16, true);
-      LADDER_WALK_TAIL(24, 8, 32, true);
-      LADDER_WALK_TAIL(32, 8, 32, true);
+      LADDER_WALK_TAIL(24, 24, 0);
+      LADDER_WALK_TAIL(24, 6, 16);
     }
 #undef LADDER_WALK_TAIL
   }

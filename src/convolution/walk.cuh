@@ -33,7 +33,9 @@
 
 #include "convolution/frame.hpp"
 #include "convolution/strip.cuh"
+#include "convolution/walk_tail.hpp"
 #include "convolution/wide.cuh"
+#include "core/resident_grid.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -182,29 +184,22 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   walk_phases<MW>(s, walk_step);
 }
 
-// How convolve_walk_2d's grid (blocks_x x blocks_y blocks) splits the image: frame_rows rows of
-// blocks from frame_start compute the frame (frame.hpp: a thread a quad, frame.count quads: halo
+// How convolve_walk_2d's grid (blocks_x x blocks_y blocks) splits the image: its first
+// frame_rows rows of blocks compute the frame (frame.hpp: a thread a quad, frame.count quads: halo
 // rows at the top and at the bottom, then for each row between them its 4 left columns and its
-// columns from frame.right); the rows of blocks from tile_start tile the image with warps,
-// warps_x across (128 KV columns each) and WarpsY a block down, S rows a warp in the tile rows
-// before tail_row and TailS rows from there on (the last rows of blocks the GPU starts, shorter,
-// so that the SMs run out of work closer together). A block finds its work without a division:
-// with the frame's blocks spread one every few tiles of a 1D grid, its two divisions took 44 of
-// the some 3,745 instructions a warp issues; measured in `ladder run`, 148.2 us against 148.9 with
-// them (H200, 2026-11-29, convolution-walk-grid-h200-2026-11-29.md against -walk-store-: one run
-// each, within their spread). (Spread out or all first, the frame's blocks measured the same:
-// 156.5-156.7 against 156.8-157.2 us, a thread a pixel then.)
+// columns from frame.right); the rows below tile the image with warps, warps_x across (128 KV
+// columns each) and WarpsY a block down, S rows a warp, and from tile row tail_row on (the last
+// blocks the GPU starts) TailS rows a warp. A block finds its work without a division: with the
+// frame's blocks spread one every few tiles of a 1D grid, its two divisions took 44 of the some
+// 3,745 instructions a warp issues; measured in `ladder run`, 148.2 us against 148.9 with them
+// (H200, 2026-11-29, convolution-walk-grid-h200-2026-11-29.md against -walk-store-: one run each,
+// within their spread). (Spread out or all first, the frame's blocks measured the same: 156.5-156.7
+// against 156.8-157.2 us, a thread a pixel then; all last, slower: 152.1-152.5 against 150.4-151.8,
+// convolution-walk-tail-h200-2026-11-29.md.)
 struct WalkGrid {
   FrameQuads frame;
-  unsigned frame_start = 0, frame_rows = 0, tile_start = 0, tail_row = 0, blocks_x = 0, blocks_y = 0;
+  unsigned frame_rows = 0, tail_row = 0, blocks_x = 0, blocks_y = 0;
   int warps_x = 0;
-};
-
-// Where a grid puts its frame, and how many of its last rows of tile blocks walk the kernel's
-// TailS rows a warp instead of S.
-struct WalkTail {
-  std::int64_t block_rows = 0;
-  bool frame_last = false;
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
@@ -212,28 +207,28 @@ template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int 
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
+  static_assert(TailS >= MW - 1 && TailS <= S, "a tail warp's first and last MW - 1 rows apart");
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
-  if (blockIdx.y - g.frame_start < g.frame_rows) { // (unsigned: rows before frame_start wrap past it)
+  if (blockIdx.y < g.frame_rows) {
     const std::int64_t q =
-        (static_cast<std::int64_t>(blockIdx.y - g.frame_start) * gridDim.x + blockIdx.x) * Wk::threads + warp * 32 +
-        lane;
+        (static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x) * Wk::threads + warp * 32 + lane;
     if (q < g.frame.count)
       frame_quad<MW>(a, mask, g.frame, q);
     return;
   }
-  const unsigned tile_row = blockIdx.y - g.tile_start;
+  // The warp's rows: S from its tile row's start, or in the tail TailS. (A tail makes the row
+  // count a run-time value, which costs the loop 3 instructions a row, 222 against 219; without
+  // one, TailS == S, it stays a constant.)
+  const unsigned tile_row = blockIdx.y - g.frame_rows;
   const int wx = static_cast<int>(blockIdx.x) * WarpsX + warp % WarpsX;
-  // The tail's warps walk TailS rows, through a copy of the walk with its own row count known at
-  // compile time (with the count a run-time value the loop took 224 instructions a row, not 221);
-  // the copies run one after the other, all but the last blocks the first.
   const auto walk = [&](int s, std::int64_t y_own) {
     if (wx >= g.warps_x || y_own >= a.height - Wk::halo)
       return; // the whole warp: its rows are the frame's
-    // The warp owns the outputs of its 128 KV columns and s rows that lie off the frame; it computes
-    // from (x0, y0), moved from (x_own, y_own) until its windows lie inside the image (the first
-    // and last column and row of warps). Moved sideways, it also stores the columns it shares with
-    // its neighbour: the same values bit for bit (the same rows walked the same way, the same
+    // The warp owns the outputs of its 128 KV columns and s rows that lie off the frame; it
+    // computes from (x0, y0), moved from (x_own, y_own) until its windows lie inside the image (the
+    // first and last column and row of warps). Moved sideways, it also stores the columns it shares
+    // with its neighbour: the same values bit for bit (the same rows walked the same way, the same
     // sums), so the warp keeps the interior's code; the copy with a test before each store reloads
     // every tap every row (265 instructions a row against 223). Moved up or down, it shares rows
     // with a warp that may walk the other way, and stores only its own.
@@ -264,15 +259,22 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
 // bench/results/convolution-walk-edges-h200-2026-11-29.md, runs 6 and 8): 155.5-158.8 us, against
 // a warp across and 16 or 8 rows 156.6-159.2 and 161.5-163.9, and every warp walking down
 // 165.0-178.9 (its taps reloaded into uniform registers every row). Taller walks (20 to 32 rows)
-// and blocks of 4 or 16 warps measured no faster (convolution-walk-heights-h200-2026-11-29.md).
+// and blocks of 4 to 32 warps measured no faster (convolution-walk-heights-h200-2026-11-29.md,
+// convolution-walk-big-h200-2026-11-29.md). The grid's last blocks walk tail_rows (walk_tail_rows).
 template <int MW> struct WalkShape {
   static constexpr int rows = 16, warps_x = 2, warps_y = 4, min_blocks = 4;
+  static constexpr int tail_rows = MW - 1; // the shortest walk
   static constexpr bool pairs = true;
+};
+
+// How many of a grid's last rows of tile blocks walk the kernel's TailS rows a warp instead of S.
+struct WalkTail {
+  std::int64_t block_rows = 0;
 };
 
 // The counts behind convolve_walk_2d's grid (WalkGrid) for an image walk_2d_fits takes, in 64
 // bits: the frame's quads, warps across, blocks across, rows of blocks of the frame, of the tiles
-// of S rows a warp and of the tail's tiles (tail_s rows a warp).
+// of S rows a warp and of the tail's tiles (TailS rows a warp).
 struct WalkCounts {
   FrameQuads frame;
   std::int64_t warps_x = 0, blocks_x = 0, frame_rows = 0, main_rows = 0, tail_rows = 0;
@@ -297,7 +299,6 @@ WalkCounts walk_2d_counts(const ImageArgs& a, const WalkTail& tail = {}) {
   // takes the last tail.block_rows rows of blocks' worth, the tiles of S rows the rest, and the
   // tail then what they leave.
   const std::int64_t rows = a.height - Wk::halo;
-  static_assert(TailS >= MW - 1, "a tail warp's first and last MW - 1 rows apart");
   const bool has_tail = TailS != S && tail.block_rows > 0;
   c.tail_s = has_tail ? TailS : S;
   const std::int64_t tail_cover = has_tail ? walk_rows_of<WarpsY>(tail.block_rows, TailS) : 0;
@@ -330,8 +331,6 @@ WalkGrid walk_2d_grid(const ImageArgs& a, const WalkTail& tail = {}) {
   g.frame = c.frame;
   g.warps_x = static_cast<int>(c.warps_x);
   g.frame_rows = static_cast<unsigned>(c.frame_rows);
-  g.frame_start = tail.frame_last ? static_cast<unsigned>(tile_rows) : 0u;
-  g.tile_start = tail.frame_last ? 0u : g.frame_rows;
   g.tail_row = static_cast<unsigned>(c.main_rows);
   g.blocks_x = static_cast<unsigned>(c.blocks_x);
   g.blocks_y = static_cast<unsigned>(c.frame_rows + tile_rows);
@@ -359,13 +358,22 @@ void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stre
                                 "columns + 8 or lower than its rows, or a grid too large");
 }
 
-// The library's shape (WalkShape) for a mask of width MW: the library call and the lab's rung
-// walked_pairs launch through it, and both fall back where it returns false.
+// The library's shape (WalkShape) for a mask of width MW, its tail from walk_tail_rows: the
+// library call and the lab's rung walked_pairs launch through it, and both fall back where it
+// returns false.
 template <int MW>
 bool try_launch_walk_shape(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   using Shape = WalkShape<MW>;
-  return try_launch_walk_2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks,
-                            Shape::pairs>(a, mask, stream);
+  constexpr int S = Shape::rows, X = Shape::warps_x, Y = Shape::warps_y, T = Shape::tail_rows;
+  if (!walk_2d_fits<MW, S, X, Y, 1, T>(a))
+    return false;
+  static core::PerDevice resident_cache;
+  const auto kernel = convolve_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T>;
+  const std::int64_t resident =
+      core::resident_blocks(resident_cache, reinterpret_cast<const void*>(kernel), Walk2d<MW, S, X, Y>::threads);
+  const WalkCounts c = walk_2d_counts<MW, S, X, Y, 1, T>(a);
+  const WalkTail tail{walk_tail_rows(c.blocks_x, c.main_rows, resident)};
+  return try_launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T>(a, mask, stream, tail);
 }
 
 } // namespace ladder::conv_detail

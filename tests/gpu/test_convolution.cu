@@ -13,6 +13,7 @@
 #include "convolution/bulk.cuh"
 #include "convolution/column.cuh"
 #include "convolution/pipelined.cuh"
+#include "convolution/walk.cuh"
 #include "convolution/window.cuh"
 #include "core/buffer.hpp"
 #include "core/harness.hpp"
@@ -252,6 +253,54 @@ TEST(Convolve2d, WalkedPairsEveryBorderAndEdgeShape) {
     for (const auto& [w, h] : shapes)
       for (std::int64_t pad : {0, 32})
         library_case<float>({w, h, 1, 7, 7, (16 - w * 4 % 16) % 16 + pad, 0}, border, rng);
+}
+
+// The walked pairs with their last rows of blocks walking 6 rows a warp (the library's tail,
+// called with the tail's length given): tails of one row of blocks to the whole image, which end
+// past the image's bottom or exactly at it, every border, padded pitches.
+TEST(ConvolutionWalk, TailsOfEveryLengthAndBorder) {
+  std::mt19937 rng(2031);
+  using Shape = conv_detail::WalkShape<7>;
+  std::vector<std::array<std::int64_t, 2>> shapes = {{136, 22}, {257, 65}, {139, 200}, {383, 131}};
+  if (!small_mode())
+    shapes.push_back({1040, 517});
+  for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
+    for (const auto& [w, h] : shapes)
+      for (std::int64_t tail : {1, 2, 3, 1000}) {
+        const Case c{w, h, 1, 7, 7, (16 - w * 4 % 16) % 16 + (tail % 2 ? 32 : 0), 0};
+        Harness<float> harness(c, rng);
+        const conv_detail::ImageArgs a = harness.image_args(border);
+        const auto mask = conv_detail::make_mask_param(harness.mask.data(), 7, 7);
+        const auto got = harness.run([&](cudaStream_t s) {
+          conv_detail::launch_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks,
+                                      Shape::pairs, 1, Shape::tail_rows>(a, mask, s, conv_detail::WalkTail{tail});
+        });
+        EXPECT_EQ(lab::convolution::compare_images<float>(
+                      got, harness.expected(border), c.width,
+                      lab::convolution::float_error_bound(harness.mask, 1.0)),
+                  "")
+            << harness.label() << " tail " << tail << " " << lab::convolution::border_name(border);
+      }
+}
+
+// An image of more than two waves of the walked pairs' blocks on this GPU, so that the library
+// call gives its last wave the tail.
+TEST(Convolve2d, WalkedPairsTakeTheTailOnLargeImages) {
+  if (small_mode())
+    GTEST_SKIP() << "a 1040 x 13,000-row image or so: not at --small";
+  std::mt19937 rng(2033);
+  using Shape = conv_detail::WalkShape<7>;
+  const std::int64_t width = 1040, blocks_x = 5; // 9 warps across
+  static core::PerDevice cache;
+  const auto kernel = conv_detail::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y,
+                                                    Shape::min_blocks, Shape::pairs, 1, Shape::tail_rows>;
+  const std::int64_t resident = core::resident_blocks(cache, reinterpret_cast<const void*>(kernel),
+                                                      32 * Shape::warps_x * Shape::warps_y);
+  const std::int64_t tile_rows = 2 * resident / blocks_x + 3;
+  const std::int64_t height = tile_rows * Shape::rows * Shape::warps_y + 1;
+  ASSERT_GT(conv_detail::walk_tail_rows(blocks_x, tile_rows, resident), 0);
+  for (Border border : {Border::zero, Border::reflect})
+    library_case<float>({width, height, 1, 7, 7, 0, 0}, border, rng);
 }
 
 TEST(Convolve2d, EmptyImagesAreNoOps) {

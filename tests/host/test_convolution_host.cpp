@@ -9,6 +9,7 @@
 #include "convolution/image_io.hpp"
 #include "convolution/reference.hpp"
 #include "convolution/variants.hpp"
+#include "convolution/walk_tail.hpp"
 #include "ladder/convolve.hpp"
 #include "ladder/device.hpp"
 
@@ -108,6 +109,27 @@ TEST(ConvolutionFrame, QuadsWriteTheFrameBitForBitAndNothingElse) {
 }
 
 // The reference against a direct double-precision sum with explicit border lookups.
+// The walked pairs' tail (walk_tail.hpp): none under two waves of blocks, else a wave's whole
+// rows, at least one, and never more rows than the grid has.
+TEST(ConvolutionWalkTail, OneWaveOfRowsInGridsOfTwoWavesOrMore) {
+  using conv_detail::walk_tail_rows;
+  EXPECT_EQ(walk_tail_rows(32, 129, 528), 16); // float 8192^2 on 132 SMs, 4 blocks each
+  EXPECT_EQ(walk_tail_rows(32, 33, 528), 16);  // just two waves
+  EXPECT_EQ(walk_tail_rows(32, 32, 528), 0);   // under two
+  EXPECT_EQ(walk_tail_rows(5, 212, 528), 105);
+  EXPECT_EQ(walk_tail_rows(1000, 2, 528), 1);  // rows wider than a wave
+  EXPECT_EQ(walk_tail_rows(0, 100, 528), 0);
+  EXPECT_EQ(walk_tail_rows(8, 100, 0), 0);
+  for (std::int64_t bx : {1, 2, 7, 32, 600})
+    for (std::int64_t rows : {1, 10, 100, 1000, 10000})
+      for (std::int64_t resident : {1, 8, 264, 528}) {
+        const std::int64_t tail = walk_tail_rows(bx, rows, resident);
+        EXPECT_GE(tail, 0);
+        EXPECT_LE(tail, rows);
+        EXPECT_EQ(tail > 0, bx * rows >= 2 * resident) << bx << " " << rows << " " << resident;
+      }
+}
+
 TEST(ConvolutionReference, MatchesADirectSumForEveryBorderAndChannelCount) {
   std::mt19937 rng(4);
   std::uniform_real_distribution<float> d(-1, 1);
