@@ -45,7 +45,8 @@
 // - walk_tail: the library's walked pairs with their grid's last rows of blocks walking fewer rows
 //          a warp (profile_walk_tail, not in "all": one launch of three of them, for ncu);
 // - walk_big: the library's walked pairs in blocks of 8, 16 and 32 warps (profile_walk_big, not
-//          in "all": one launch each, for ncu);
+//          in "all": one launch each, for ncu; walk_big_tail, not in "all": the same with the
+//          last rows of blocks walking 6 rows a warp);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -1998,15 +1999,18 @@ int main(int argc, char** argv) {
     }
 #undef LADDER_WALK_TAIL
   }
-  if (table("walk_big") || which == "profile_walk_big") { // the library's walked pairs in blocks of 8 to 32 warps
+  if (table("walk_big") || which == "walk_big_tail" || which == "profile_walk_big") { // the library's walked pairs in blocks of 8 to 32 warps
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
     const bool profile = which == "profile_walk_big"; // one launch each, unchecked, for ncu
-    const auto walk = [&, a = a, m = m](auto kernel, auto launch, int warps_x, int warps_y) {
+    const auto walk = [&, a = a, m = m](auto kernel, auto launch, int warps_x, int warps_y, int tail_rows = -1) {
       char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, %d x %2d warps  regs %3d blocks/SM %d",
-                    warps_x, warps_y, regs_of(kernel), blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
+      char tail[64] = "";
+      if (tail_rows >= 0)
+        std::snprintf(tail, sizeof tail, ", last %2d rows of blocks 6 rows a warp", tail_rows);
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, %d x %2d warps%s  regs %3d blocks/SM %d",
+                    warps_x, warps_y, tail, regs_of(kernel), blocks_per_sm(kernel, 32 * warps_x * warps_y, 0));
       if (profile) {
         launch(a, m, nullptr);
         CHECK(cudaDeviceSynchronize());
@@ -2017,13 +2021,29 @@ int main(int argc, char** argv) {
     };
 #define LADDER_WALK_BIG(X, Y, MB) \
     walk(cd::convolve_walk_2d<7, 16, X, Y, MB, true>, [](auto&&... v) { cd::launch_walk_2d<7, 16, X, Y, MB, true>(v...); }, X, Y)
-    for (int k = 0; k < (profile ? 1 : 3); ++k) {
+#define LADDER_WALK_BIG_TAIL(X, Y, MB, ROWS) \
+    walk(cd::convolve_walk_2d<7, 16, X, Y, MB, true, 1, 6>, [=](auto&&... v) { \
+      cd::launch_walk_2d<7, 16, X, Y, MB, true, 1, 6>(v..., cd::WalkTail{ROWS}); }, X, Y, ROWS)
+    if (which == "walk_big_tail") { // the same with the last rows of blocks walking 6 rows a warp
+      for (int k = 0; k < 3; ++k) {
+        LADDER_WALK_BIG_TAIL(2, 4, 4, 0);
+        LADDER_WALK_BIG_TAIL(2, 4, 4, 16);
+        for (const int rows : {4, 8, 12})
+          LADDER_WALK_BIG_TAIL(2, 8, 2, rows);
+        for (const int rows : {2, 4, 6})
+          LADDER_WALK_BIG_TAIL(2, 16, 1, rows);
+        for (const int rows : {4, 8})
+          LADDER_WALK_BIG_TAIL(4, 8, 1, rows);
+      }
+    }
+    for (int k = 0; k < (profile ? 1 : which == "walk_big_tail" ? 0 : 3); ++k) {
       LADDER_WALK_BIG(2, 4, 4);
       LADDER_WALK_BIG(2, 8, 2);
       LADDER_WALK_BIG(2, 16, 1);
       LADDER_WALK_BIG(4, 8, 1);
       LADDER_WALK_BIG(1, 32, 1);
     }
+#undef LADDER_WALK_BIG_TAIL
 #undef LADDER_WALK_BIG
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
