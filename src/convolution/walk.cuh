@@ -218,8 +218,8 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
     return;
   }
   // The warp's rows: S from its tile row's start, or in the tail TailS. (A tail makes the row
-  // count a run-time value, which costs the loop 3 instructions a row, 222 against 219; without
-  // one, TailS == S, it stays a constant.)
+  // count a run-time value, which costs the loop 5 instructions a row, 224 against 219 at 7 x 7,
+  // measured level; without one, TailS == S, it stays a constant.)
   const unsigned tile_row = blockIdx.y - g.frame_rows;
   const int wx = static_cast<int>(blockIdx.x) * WarpsX + warp % WarpsX;
   const auto walk = [&](int s, std::int64_t y_own) {
@@ -278,7 +278,6 @@ struct WalkTail {
 struct WalkCounts {
   FrameQuads frame;
   std::int64_t warps_x = 0, blocks_x = 0, frame_rows = 0, main_rows = 0, tail_rows = 0;
-  int tail_s = 0;
 };
 
 // The rows tile_rows of blocks walking s rows a warp cover.
@@ -300,12 +299,12 @@ WalkCounts walk_2d_counts(const ImageArgs& a, const WalkTail& tail = {}) {
   // tail then what they leave.
   const std::int64_t rows = a.height - Wk::halo;
   const bool has_tail = TailS != S && tail.block_rows > 0;
-  c.tail_s = has_tail ? TailS : S;
+  const int tail_s = has_tail ? TailS : S;
   const std::int64_t tail_cover = has_tail ? walk_rows_of<WarpsY>(tail.block_rows, TailS) : 0;
   const std::int64_t main_cover = rows > tail_cover ? rows - tail_cover : 0;
   c.main_rows = (main_cover + S * WarpsY - 1) / (S * WarpsY);
   const std::int64_t left = rows - walk_rows_of<WarpsY>(c.main_rows, S);
-  c.tail_rows = left > 0 ? (left + c.tail_s * WarpsY - 1) / (c.tail_s * WarpsY) : 0;
+  c.tail_rows = left > 0 ? (left + tail_s * WarpsY - 1) / (tail_s * WarpsY) : 0;
   return c;
 }
 
@@ -358,7 +357,25 @@ void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stre
                                 "columns + 8 or lower than its rows, or a grid too large");
 }
 
-// The library's shape (WalkShape) for a mask of width MW, its tail from walk_tail_rows: the
+// The blocks of the library's shape (WalkShape) for a mask of width MW that the current device
+// holds at once.
+template <int MW> std::int64_t walk_shape_resident() {
+  using Shape = WalkShape<MW>;
+  static core::PerDevice cache;
+  const auto kernel = convolve_walk_2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks,
+                                       Shape::pairs, 1, Shape::tail_rows>;
+  return core::resident_blocks(cache, reinterpret_cast<const void*>(kernel),
+                               Walk2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y>::threads);
+}
+
+// The library's tail (walk_tail_rows) for an image walk_2d_fits takes in its shape.
+template <int MW> WalkTail walk_shape_tail(const ImageArgs& a) {
+  using Shape = WalkShape<MW>;
+  const WalkCounts c = walk_2d_counts<MW, Shape::rows, Shape::warps_x, Shape::warps_y, 1, Shape::tail_rows>(a);
+  return {walk_tail_rows(c.blocks_x, c.main_rows, walk_shape_resident<MW>())};
+}
+
+// The library's shape (WalkShape) for a mask of width MW, its tail from walk_shape_tail: the
 // library call and the lab's rung walked_pairs launch through it, and both fall back where it
 // returns false.
 template <int MW>
@@ -367,13 +384,8 @@ bool try_launch_walk_shape(const ImageArgs& a, const MaskParam& mask, cudaStream
   constexpr int S = Shape::rows, X = Shape::warps_x, Y = Shape::warps_y, T = Shape::tail_rows;
   if (!walk_2d_fits<MW, S, X, Y, 1, T>(a))
     return false;
-  static core::PerDevice resident_cache;
-  const auto kernel = convolve_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T>;
-  const std::int64_t resident =
-      core::resident_blocks(resident_cache, reinterpret_cast<const void*>(kernel), Walk2d<MW, S, X, Y>::threads);
-  const WalkCounts c = walk_2d_counts<MW, S, X, Y, 1, T>(a);
-  const WalkTail tail{walk_tail_rows(c.blocks_x, c.main_rows, resident)};
-  return try_launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T>(a, mask, stream, tail);
+  return try_launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T>(a, mask, stream,
+                                                                               walk_shape_tail<MW>(a));
 }
 
 } // namespace ladder::conv_detail

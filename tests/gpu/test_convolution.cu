@@ -290,17 +290,14 @@ TEST(Convolve2d, WalkedPairsTakeTheTailOnLargeImages) {
     GTEST_SKIP() << "a 1040 x 13,000-row image or so: not at --small";
   std::mt19937 rng(2033);
   using Shape = conv_detail::WalkShape<7>;
-  const std::int64_t width = 1040, blocks_x = 5; // 9 warps across
-  static core::PerDevice cache;
-  const auto kernel = conv_detail::convolve_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y,
-                                                    Shape::min_blocks, Shape::pairs, 1, Shape::tail_rows>;
-  const std::int64_t resident = core::resident_blocks(cache, reinterpret_cast<const void*>(kernel),
-                                                      32 * Shape::warps_x * Shape::warps_y);
-  const std::int64_t tile_rows = 2 * resident / blocks_x + 3;
-  const std::int64_t height = tile_rows * Shape::rows * Shape::warps_y + 1;
-  ASSERT_GT(conv_detail::walk_tail_rows(blocks_x, tile_rows, resident), 0);
+  conv_detail::ImageArgs a;
+  a.width = 1040; // (the blocks across depend on the width alone)
+  const std::int64_t blocks_x = conv_detail::walk_2d_counts<7, Shape::rows, Shape::warps_x, Shape::warps_y>(a).blocks_x;
+  const std::int64_t tile_rows = 2 * conv_detail::walk_shape_resident<7>() / blocks_x + 3;
+  a.height = tile_rows * Shape::rows * Shape::warps_y + 1;
+  ASSERT_GT(conv_detail::walk_shape_tail<7>(a).block_rows, 0);
   for (Border border : {Border::zero, Border::reflect})
-    library_case<float>({width, height, 1, 7, 7, 0, 0}, border, rng);
+    library_case<float>({a.width, a.height, 1, 7, 7, 0, 0}, border, rng);
 }
 
 TEST(Convolve2d, EmptyImagesAreNoOps) {

@@ -108,7 +108,6 @@ TEST(ConvolutionFrame, QuadsWriteTheFrameBitForBitAndNothingElse) {
   check(std::integral_constant<int, 9>{});
 }
 
-// The reference against a direct double-precision sum with explicit border lookups.
 // The walked pairs' tail (walk_tail.hpp): none under two waves of blocks, else a wave's whole
 // rows, at least one, and never more rows than the grid has.
 TEST(ConvolutionWalkTail, OneWaveOfRowsInGridsOfTwoWavesOrMore) {
@@ -130,6 +129,7 @@ TEST(ConvolutionWalkTail, OneWaveOfRowsInGridsOfTwoWavesOrMore) {
       }
 }
 
+// The reference against a direct double-precision sum with explicit border lookups.
 TEST(ConvolutionReference, MatchesADirectSumForEveryBorderAndChannelCount) {
   std::mt19937 rng(4);
   std::uniform_real_distribution<float> d(-1, 1);
