@@ -45,7 +45,10 @@ LADDER_CONV_HD FrameQuads frame_quads(std::int64_t width, std::int64_t height, i
 }
 
 // Quad q (0 <= q < f.count) of the frame of a; taps.w[j MW + i]: the mask's row j, tap i.
-template <int MW, class Taps>
+// Ahead (a knob of the strips tool's walk_frame table): on the device, every row's lines asked of
+// L1 before the first load (the lines of its first, middle and last column), so that the loads,
+// which 64 registers let in a few rows at a time, wait on L1 rather than DRAM.
+template <int MW, bool Ahead = false, class Taps>
 LADDER_CONV_HD void frame_quad(const ImageArgs& a, const Taps& taps, const FrameQuads& f, std::int64_t q) {
   constexpr int H = MW / 2, cols = MW + 3;
   std::int64_t fx = 0, fy = 0;
@@ -62,6 +65,22 @@ LADDER_CONV_HD void frame_quad(const ImageArgs& a, const Taps& taps, const Frame
   LADDER_FRAME_UNROLL
   for (int i = 0; i < cols; ++i)
     col[i] = border_index(fx - H + i, a.width, a.border);
+#if defined(__CUDA_ARCH__)
+  if constexpr (Ahead) {
+#pragma unroll
+    for (int j = 0; j < MW; ++j) {
+      const std::int64_t ym = border_index(fy - H + j, a.height, a.border);
+      if (ym < 0)
+        continue;
+      const auto* row = reinterpret_cast<const float*>(a.in + ym * a.in_pitch);
+      const int probe[3] = {0, H, cols - 1};
+#pragma unroll
+      for (int k = 0; k < 3; ++k)
+        if (col[probe[k]] >= 0)
+          asm volatile("prefetch.global.L1 [%0];" ::"l"(row + col[probe[k]]));
+    }
+  }
+#endif
   float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   LADDER_FRAME_UNROLL
   for (int j = 0; j < MW; ++j) {
