@@ -47,8 +47,8 @@
 // - walk_big: the library's walked pairs in blocks of 8, 16 and 32 warps (profile_walk_big, not
 //          in "all": one launch each, for ncu; walk_big_tail, not in "all": the same with the
 //          last rows of blocks walking 6 rows a warp);
-// - walk_frame: the library's walked pairs with their tail, their frame's rows asked of L1 before
-//          its loads, their stores evict-first, and the frame's blocks last;
+// - walk_frame: the library's walked pairs with their tail, their frame's side columns a thread a
+//          quad of a row or walked down runs of 4 to 64 rows a thread, and with no frame;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -2048,39 +2048,36 @@ int main(int argc, char** argv) {
 #undef LADDER_WALK_BIG_TAIL
 #undef LADDER_WALK_BIG
   }
-  if (table("walk_frame")) { // the library's walked pairs, with their tail, and their frame's loads asked for first, their stores evict-first, the frame's blocks last
+  if (table("walk_frame")) { // the library's walked pairs, with their tail, their frame's side columns a thread a quad or walked down
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
     const auto taps = cd::walk_taps<7>(m);
     const cd::WalkTail tail = cd::walk_shape_tail<7>(a);
-    // how: 0 the library's frame, 1 its rows asked of L1 first, 2 none (checked inside only).
-    const auto walk = [&, a = a](auto kernel, int how, bool evict_first, bool frame_last) {
+    // side_rows: the frame's side columns a thread a quad (0) or walked down runs of side_rows
+    // rows; -1: no frame (checked inside only).
+    const auto walk = [&, a = a](int side_rows) {
       auto g = cd::walk_2d_grid<7, 16, 2, 4, 1, 6>(a, tail);
-      if (how == 2)
-        g.blocks_y -= g.frame_rows, g.frame_rows = 0;
+      const unsigned tile_rows = g.blocks_y - g.frame_rows;
+      g.frame = cd::frame_quads(a.width, a.height, 3, side_rows < 0 ? 0 : side_rows);
+      g.frame_rows = side_rows < 0 ? 0 : static_cast<unsigned>(((g.frame.count + 255) / 256 + g.blocks_x - 1) / g.blocks_x);
+      g.blocks_y = tile_rows + g.frame_rows;
+      const auto kernel = cd::convolve_walk_2d<7, 16, 2, 4, 4, true, 1, 6>;
       char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, 2 x 4 warps, last %2lld rows of blocks 6 rows a warp, frame %-22s, stores %-11s  regs %3d",
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, 2 x 4 warps, last %2lld rows of blocks 6 rows a warp, frame %-34s %u rows of blocks  regs %3d",
                     static_cast<long long>(tail.block_rows),
-                    how == 2 ? "not computed (inside)" : how == 1 ? (frame_last ? "asked for first, last" : "asked for first") : (frame_last ? "last" : "first (the library's)"),
-                    evict_first ? "evict-first" : "plain", regs_of(kernel));
+                    side_rows < 0 ? "not computed (inside)" : side_rows == 0 ? "sides a thread a quad" : (std::string("sides walked ") + std::to_string(side_rows) + " rows a thread").c_str(),
+                    g.frame_rows, regs_of(kernel));
       check_and_time(b, c7.expect, [&, a = a] {
         kernel<<<dim3(g.blocks_x, g.blocks_y), dim3(32, 8)>>>(a, taps, g);
-      }, label, 1e-5f, how == 2 ? 16 : 0);
+      }, label, 1e-5f, side_rows < 0 ? 16 : 0);
     };
-#define LADDER_WALK_FRAME(HOW, EF, FL) walk(cd::convolve_walk_2d<7, 16, 2, 4, 4, true, 1, 6, HOW == 1, EF, FL>, HOW, EF, FL)
     for (int k = 0; k < 4; ++k) {
       check_and_time(b, c7.expect, [&, a = a, m = m] { cd::try_launch_walk_shape<7>(a, m, nullptr); },
                      "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
-      LADDER_WALK_FRAME(0, false, false);
-      LADDER_WALK_FRAME(1, false, false);
-      LADDER_WALK_FRAME(0, true, false);
-      LADDER_WALK_FRAME(1, true, false);
-      LADDER_WALK_FRAME(0, false, true);
-      LADDER_WALK_FRAME(1, false, true);
-      LADDER_WALK_FRAME(2, false, false);
+      for (const int side_rows : {0, 4, 8, 16, 32, 64, -1})
+        walk(side_rows);
     }
-#undef LADDER_WALK_FRAME
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
     const auto c7 = make_case<7>(b, 777);

@@ -9,6 +9,7 @@
 
 #include "convolution/border.hpp"
 #include "convolution/image_args.hpp"
+#include "convolution/rolling.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -21,66 +22,56 @@ namespace ladder::conv_detail {
 #define LADDER_FRAME_UNROLL
 #endif
 
-// The frame of a float image of one channel at least 136 pixels wide and 2 halo rows high, in
-// quads: the halo rows at the top and at the bottom, each in row_quads quads from column 0 (the
-// last partial where the width is no multiple of 4); between them, each row's quad at column 0
-// and its quads from column `right` (width - right is 4 to 7 columns: a quad, then a partial one
-// where there are more than 4).
+// The frame of a float image of one channel at least 136 pixels wide and 2 halo rows high: the
+// halo rows at the top and at the bottom, in quads, each row in row_quads quads from column 0 (the
+// last partial where the width is no multiple of 4); between them, the side columns: each row's
+// quad at column 0 and its quads from column `right` (width - right is 4 to 7 columns: a quad,
+// then a partial one where there are more than 4), side_quads of them. A side column is walked
+// down in side_walks runs of side_rows rows (the last run shorter), a thread a run, each input row
+// loaded once for the run's MW open rows (rolling.hpp); with side_rows 0, a thread a quad of one
+// row (side_walks: the rows between the bands).
 struct FrameQuads {
   std::int64_t right = 0;      // the last multiple of 4 with right + 4 <= width
   std::int64_t row_quads = 0;  // a top or bottom row's
   std::int64_t side_quads = 0; // a row's between them: the left one and 1 or 2 on the right
   std::int64_t band = 0;       // the top rows' (and the bottom rows')
-  std::int64_t count = 0;
+  std::int64_t side_rows = 0;  // output rows a side walk (0: a thread a quad)
+  std::int64_t side_walks = 0; // a side column's
+  std::int64_t count = 0;      // threads: 2 band + side_quads side_walks
 };
 
-LADDER_CONV_HD FrameQuads frame_quads(std::int64_t width, std::int64_t height, int halo) {
+LADDER_CONV_HD FrameQuads frame_quads(std::int64_t width, std::int64_t height, int halo, int side_rows) {
   FrameQuads f;
   f.right = (width - 4) / 4 * 4;
   f.row_quads = (width + 3) / 4;
   f.side_quads = 1 + (width - f.right + 3) / 4;
   f.band = halo * f.row_quads;
-  f.count = 2 * f.band + (height - 2 * halo) * f.side_quads;
+  f.side_rows = side_rows;
+  const std::int64_t between = height - 2 * halo;
+  f.side_walks = side_rows > 0 ? (between + side_rows - 1) / side_rows : between;
+  f.count = 2 * f.band + f.side_quads * f.side_walks;
   return f;
 }
 
-// Quad q (0 <= q < f.count) of the frame of a; taps.w[j MW + i]: the mask's row j, tap i.
-// Ahead (a knob of the strips tool's walk_frame table): on the device, every row's lines asked of
-// L1 before the first load (the lines of its first, middle and last column), so that the loads,
-// which 64 registers let in a few rows at a time, wait on L1 rather than DRAM.
-template <int MW, bool Ahead = false, class Taps>
-LADDER_CONV_HD void frame_quad(const ImageArgs& a, const Taps& taps, const FrameQuads& f, std::int64_t q) {
+// Loads column c of a row, or 0 where the border reads a zero (c < 0).
+LADDER_CONV_HD float frame_load(const float* row, std::int64_t c) {
+  if (c < 0)
+    return 0.0f;
+#if defined(__CUDA_ARCH__)
+  return __ldg(row + c);
+#else
+  return row[c];
+#endif
+}
+
+// The quad at (fx, fy) of the frame of a; taps.w[j MW + i]: the mask's row j, tap i.
+template <int MW, class Taps>
+LADDER_CONV_HD void frame_quad_at(const ImageArgs& a, const Taps& taps, std::int64_t fx, std::int64_t fy) {
   constexpr int H = MW / 2, cols = MW + 3;
-  std::int64_t fx = 0, fy = 0;
-  if (q < 2 * f.band) {
-    const std::int64_t r = q < f.band ? q : q - f.band;
-    fy = (q < f.band ? 0 : a.height - H) + r / f.row_quads;
-    fx = 4 * (r % f.row_quads);
-  } else {
-    const std::int64_t k = q - 2 * f.band, c = k % f.side_quads;
-    fy = H + k / f.side_quads;
-    fx = c == 0 ? 0 : f.right + 4 * (c - 1);
-  }
   std::int64_t col[cols];
   LADDER_FRAME_UNROLL
   for (int i = 0; i < cols; ++i)
     col[i] = border_index(fx - H + i, a.width, a.border);
-#if defined(__CUDA_ARCH__)
-  if constexpr (Ahead) {
-#pragma unroll
-    for (int j = 0; j < MW; ++j) {
-      const std::int64_t ym = border_index(fy - H + j, a.height, a.border);
-      if (ym < 0)
-        continue;
-      const auto* row = reinterpret_cast<const float*>(a.in + ym * a.in_pitch);
-      const int probe[3] = {0, H, cols - 1};
-#pragma unroll
-      for (int k = 0; k < 3; ++k)
-        if (col[probe[k]] >= 0)
-          asm volatile("prefetch.global.L1 [%0];" ::"l"(row + col[probe[k]]));
-    }
-  }
-#endif
   float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   LADDER_FRAME_UNROLL
   for (int j = 0; j < MW; ++j) {
@@ -88,14 +79,7 @@ LADDER_CONV_HD void frame_quad(const ImageArgs& a, const Taps& taps, const Frame
     const auto* row = reinterpret_cast<const float*>(a.in + (ym < 0 ? 0 : ym) * a.in_pitch);
     LADDER_FRAME_UNROLL
     for (int i = 0; i < cols; ++i) {
-      float v = 0.0f;
-      if (ym >= 0 && col[i] >= 0) {
-#if defined(__CUDA_ARCH__)
-        v = __ldg(row + col[i]);
-#else
-        v = row[col[i]];
-#endif
-      }
+      const float v = ym < 0 ? 0.0f : frame_load(row, col[i]);
       // Output k takes column i as its tap i - k: taps left to right for each output.
       LADDER_FRAME_UNROLL
       for (int k = 0; k < 4; ++k)
@@ -112,6 +96,67 @@ LADDER_CONV_HD void frame_quad(const ImageArgs& a, const Taps& taps, const Frame
   for (int k = 0; k < 4; ++k)
     if (fx + k < a.width)
       out[k] = acc[k];
+}
+
+// The side column's quads at column fx, output rows y0 .. y0 + s - 1 (between the bands, so that
+// every row a window reads lies inside the image), walked down: each input row's MW + 3 columns
+// loaded once through the border and applied to the open rows, each finished row stored. The
+// columns are held in 32 bits (images narrower than 2^31 pixels): in 64 the walk's 28 sums, its
+// window and its columns took more than 64 registers.
+template <int MW, class Taps>
+LADDER_CONV_HD void frame_side_walk(const ImageArgs& a, const Taps& taps, std::int64_t fx, std::int64_t y0, int s) {
+  constexpr int H = MW / 2, cols = MW + 3, d = 4 - H;
+  int col[cols];
+  LADDER_FRAME_UNROLL
+  for (int i = 0; i < cols; ++i)
+    col[i] = static_cast<int>(border_index(fx - H + i, a.width, a.border));
+  const unsigned char* in = a.in + (y0 - H) * a.in_pitch;
+  unsigned char* out = a.out + y0 * a.out_pitch;
+  float acc[MW][4];
+  float win[12] = {}; // the window from column fx - 4, as the walks hold it: MW + 3 of its floats read
+  for (int r = 0; r < s + MW - 1; ++r, in += a.in_pitch) {
+    const auto* row = reinterpret_cast<const float*>(in);
+    LADDER_FRAME_UNROLL
+    for (int i = 0; i < cols; ++i) {
+      int c = col[i];
+#if defined(__CUDA_ARCH__)
+      // The column opaque each row, so that its address is made from the row's (an IMAD.WIDE)
+      // rather than held across the walk as a 64-bit offset: 10 such offsets spilled.
+      asm("" : "+r"(c));
+#endif
+      win[d + i] = frame_load(row, c);
+    }
+    strip_apply_row<MW, 4, true>(acc, win, taps, r - s + 1 > 0 ? r - s + 1 : 0, r < MW - 1 ? r : MW - 1);
+    if (r < MW - 1)
+      continue;
+    auto* o = reinterpret_cast<float*>(out) + fx;
+    LADDER_FRAME_UNROLL
+    for (int k = 0; k < 4; ++k)
+      if (fx + k < a.width)
+        o[k] = acc[MW - 1][k];
+    out += a.out_pitch;
+  }
+}
+
+// Thread q (0 <= q < f.count) of the frame of a: a quad of the top or bottom rows, or a side
+// column's walk (with side_rows 0, a quad of a side column).
+template <int MW, class Taps>
+LADDER_CONV_HD void frame_part(const ImageArgs& a, const Taps& taps, const FrameQuads& f, std::int64_t q) {
+  constexpr int H = MW / 2;
+  if (q < 2 * f.band) {
+    const std::int64_t r = q < f.band ? q : q - f.band;
+    return frame_quad_at<MW>(a, taps, 4 * (r % f.row_quads), (q < f.band ? 0 : a.height - H) + r / f.row_quads);
+  }
+  const std::int64_t k = q - 2 * f.band;
+  if (f.side_rows == 0) {
+    const std::int64_t c = k % f.side_quads;
+    return frame_quad_at<MW>(a, taps, c == 0 ? 0 : f.right + 4 * (c - 1), H + k / f.side_quads);
+  }
+  // A warp's lanes walk one side column (the same control flow), side_rows apart.
+  const std::int64_t c = k / f.side_walks, w = k % f.side_walks;
+  const std::int64_t y0 = H + w * f.side_rows, left = a.height - H - y0;
+  frame_side_walk<MW>(a, taps, c == 0 ? 0 : f.right + 4 * (c - 1), y0,
+                      static_cast<int>(left < f.side_rows ? left : f.side_rows));
 }
 
 } // namespace ladder::conv_detail

@@ -37,6 +37,7 @@
 #pragma once
 
 #include "convolution/window.cuh"
+#include "convolution/rolling.hpp"
 #include "core/resident_grid.hpp"
 #include "ladder/detail/bulk_copy.cuh"
 
@@ -59,29 +60,6 @@ template <int MW, int CW, int PX, int S, int D> struct Strips2d {
   static constexpr int threads = (CW + 2) * 32; // and the producer and filler warps
   static constexpr std::size_t shared = std::size_t{D + 1} * stride * sizeof(float); // + zeros
 };
-
-// One input row (`w`: the thread's window, w[0] the float 4 left of its first pixel) applied to
-// the open rows, slot j from slot j - 1; Edge: only slots lo .. hi (at the strip's first and last
-// rows the other slots hold rows outside it).
-// (Taps: anything with the taps in .w, row by row: MaskParam, or a tool's own mask.)
-template <int MW, int K, bool Edge, class Taps>
-__device__ __forceinline__ void strip_apply_row(float (&acc)[MW][K], const float* w,
-                                                const Taps& mask, int lo, int hi) {
-  constexpr int d = 4 - MW / 2;
-#pragma unroll
-  for (int j = MW - 1; j >= 0; --j) {
-    if (Edge && (j < lo || j > hi))
-      continue;
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      float s = j == 0 ? 0.0f : acc[j - 1][k];
-#pragma unroll
-      for (int i = 0; i < MW; ++i)
-        s = __fmaf_rn(mask.w[j * MW + i], w[d + k + i], s);
-      acc[j][k] = s;
-    }
-  }
-}
 
 // A strip's walk: input rows 0 .. rows - 1 through step(r, edge), the first MW - 1 and the rows
 // past the strip's last output row (out_rows) as edge rows (std::true_type: only the slots of

@@ -59,6 +59,8 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> struct Walk2d {
   // during the row before and every row asked of L2 at the start, slower (H200, 2026-11-29,
   // bench/results/convolution-walk-relax-, -loads- and -early-loads-h200-2026-11-29.md).
   static constexpr int ahead = 2;
+  // Output rows a thread of the frame walks down a side column (frame.hpp).
+  static constexpr int frame_side_rows = 16;
 };
 
 // The mask both ways up: the taps, then the rows upside down. A parameter of its own (392 bytes
@@ -130,9 +132,7 @@ struct NoRowHook {
 // direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
-// (EvictFirst: the stores marked evict-first, st.global.cs; a knob of the strips tool's walk_frame
-// table.)
-template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1, bool EvictFirst = false>
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
@@ -178,12 +178,8 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
       return; // (lo > 0 past the loop: every row there finishes one)
     if (Owned || (r >= r_first && r <= r_last)) {
 #pragma unroll
-      for (int v = 0; v < KV; ++v) {
-        if constexpr (EvictFirst)
-          __stcs(reinterpret_cast<float4*>(out_px) + v, pack4(acc[MW - 1] + 4 * v));
-        else
-          reinterpret_cast<float4*>(out_px)[v] = pack4(acc[MW - 1] + 4 * v);
-      }
+      for (int v = 0; v < KV; ++v)
+        reinterpret_cast<float4*>(out_px)[v] = pack4(acc[MW - 1] + 4 * v);
     }
     out_px += out_step;
   };
@@ -209,29 +205,24 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-// (Knobs of the strips tool's walk_frame table: FrameAhead, the frame's rows asked of L1 first
-// (frame_quad's Ahead); EvictFirst, the walk's stores evict-first; FrameLast, the frame's blocks the
-// grid's last rows, after the tiles, instead of its first.)
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
-          bool FrameAhead = false, bool EvictFirst = false, bool FrameLast = false>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
   static_assert(TailS >= MW - 1 && TailS <= S, "a tail warp's first and last MW - 1 rows apart");
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
-  const unsigned frame_row = FrameLast ? gridDim.y - g.frame_rows : 0;
-  if (blockIdx.y - frame_row < g.frame_rows) {
+  if (blockIdx.y < g.frame_rows) {
     const std::int64_t q =
-        (static_cast<std::int64_t>(blockIdx.y - frame_row) * gridDim.x + blockIdx.x) * Wk::threads + warp * 32 + lane;
+        (static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x) * Wk::threads + warp * 32 + lane;
     if (q < g.frame.count)
-      frame_quad<MW, FrameAhead>(a, mask, g.frame, q);
+      frame_part<MW>(a, mask, g.frame, q);
     return;
   }
   // The warp's rows: S from its tile row's start, or in the tail TailS. (A tail makes the row
   // count a run-time value, which costs the loop 5 instructions a row, 224 against 219 at 7 x 7,
   // measured level; without one, TailS == S, it stays a constant.)
-  const unsigned tile_row = FrameLast ? blockIdx.y : blockIdx.y - g.frame_rows;
+  const unsigned tile_row = blockIdx.y - g.frame_rows;
   const int wx = static_cast<int>(blockIdx.x) * WarpsX + warp % WarpsX;
   const auto walk = [&](int s, std::int64_t y_own) {
     if (wx >= g.warps_x || y_own >= a.height - Wk::halo)
@@ -254,11 +245,10 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
     const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
     const OrientedTaps<MW> taps{{mask, up * MW * MW}};
     if (y0 == y_own)
-      return walk_interior<MW, true, 1, NoRowHook, KV, EvictFirst>(a, taps, x, y0, s, up != 0);
+      return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0);
     const std::int64_t own_lo = y_own - y0, own_hi = own_lo + s;
-    walk_interior<MW, false, 1, NoRowHook, KV, EvictFirst>(a, taps, x, y0, s, up != 0,
-                                                           static_cast<int>(own_lo < 0 ? 0 : own_lo),
-                                                           static_cast<int>(own_hi > s ? s : own_hi));
+    walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+                                               static_cast<int>(own_hi > s ? s : own_hi));
   };
   const std::int64_t row_in_block = warp / WarpsX;
   const bool tail = TailS != S && tile_row >= g.tail_row;
@@ -301,7 +291,7 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1, int TailS = S>
 WalkCounts walk_2d_counts(const ImageArgs& a, const WalkTail& tail = {}) {
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   WalkCounts c;
-  c.frame = frame_quads(a.width, a.height, Wk::halo);
+  c.frame = frame_quads(a.width, a.height, Wk::halo, Wk::frame_side_rows);
   c.warps_x = (c.frame.right + Wk::warp_w - 1) / Wk::warp_w;
   c.blocks_x = (c.warps_x + WarpsX - 1) / WarpsX;
   const std::int64_t frame_blocks = (c.frame.count + Wk::threads - 1) / Wk::threads;

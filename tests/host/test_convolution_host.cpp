@@ -54,10 +54,12 @@ TEST(ConvolutionBorder, EveryPolicyMapsOutsideCoordinates) {
   EXPECT_EQ(border_index(7, 1, Border::reflect), 0);
 }
 
-// The walked pairs' frame (frame.hpp), a thread a run of 4 pixels: every frame pixel of images of
-// awkward widths, under every border and mask width the walk takes, bit for bit the reference;
-// nothing written inside the frame, past a row's end or into the pitch's padding.
-TEST(ConvolutionFrame, QuadsWriteTheFrameBitForBitAndNothingElse) {
+// The walked pairs' frame (frame.hpp): the top and bottom rows a thread a run of 4 pixels, the side
+// columns a thread a quad of a row (side_rows 0) or walked down runs of 1 to 16 rows (the last run
+// shorter, runs shorter than the mask): every frame pixel of images of awkward widths, under every
+// border and mask width the walk takes, bit for bit the reference; nothing written inside the
+// frame, past a row's end or into the pitch's padding.
+TEST(ConvolutionFrame, QuadsAndSideWalksWriteTheFrameBitForBitAndNothingElse) {
   std::mt19937 rng(29);
   std::uniform_real_distribution<float> d(-1, 1);
   const auto check = [&](auto mask_width) {
@@ -69,7 +71,8 @@ TEST(ConvolutionFrame, QuadsWriteTheFrameBitForBitAndNothingElse) {
       v = d(rng);
     const std::pair<std::int64_t, std::int64_t> sizes[] = {{136, 2 * H}, {137, 13}, {139, 22}, {141, 2 * H + 1}, {143, 30}, {200, 9}};
     for (Border border : {Border::zero, Border::clamp, Border::reflect, Border::wrap})
-      for (const auto& [w, h] : sizes) {
+      for (const auto& [w, h] : sizes)
+        for (const int side_rows : {0, 1, 2, 5, 16}) {
         if (h < 2 * H)
           continue;
         const std::int64_t pitch = w + 3; // floats: rows padded
@@ -84,10 +87,10 @@ TEST(ConvolutionFrame, QuadsWriteTheFrameBitForBitAndNothingElse) {
         a.width = w;
         a.height = h;
         a.border = border;
-        const auto f = ladder::conv_detail::frame_quads(w, h, H);
+        const auto f = ladder::conv_detail::frame_quads(w, h, H, side_rows);
         ASSERT_TRUE(f.right + 4 <= w && f.right + 8 > w) << w;
         for (std::int64_t q = 0; q < f.count; ++q)
-          ladder::conv_detail::frame_quad<MW>(a, taps, f, q);
+          ladder::conv_detail::frame_part<MW>(a, taps, f, q);
         std::size_t wrong = 0;
         for (std::int64_t y = 0; y < h; ++y)
           for (std::int64_t x = 0; x < pitch; ++x) {
@@ -95,11 +98,13 @@ TEST(ConvolutionFrame, QuadsWriteTheFrameBitForBitAndNothingElse) {
             const bool frame = x < w && (x < 4 || x >= f.right || y < H || y >= h - H);
             const bool ok = frame ? std::memcmp(&out[i], &want[i], sizeof(float)) == 0 : std::isnan(out[i]);
             if (!ok && wrong++ < 3)
-              ADD_FAILURE() << "MW " << MW << " " << border_name(border) << " " << w << " x " << h << " at " << x
+              ADD_FAILURE() << "MW " << MW << " " << border_name(border) << " " << w << " x " << h << " side rows "
+                            << side_rows << " at " << x
                             << "," << y << (frame ? ": frame pixel " : ": written outside the frame ") << out[i]
                             << " against " << want[i];
           }
-        EXPECT_EQ(wrong, 0u) << "MW " << MW << " " << border_name(border) << " " << w << " x " << h;
+        EXPECT_EQ(wrong, 0u) << "MW " << MW << " " << border_name(border) << " " << w << " x " << h << " side rows "
+                             << side_rows;
       }
   };
   check(std::integral_constant<int, 3>{});
