@@ -48,8 +48,7 @@
 //          in "all": one launch each, for ncu; walk_big_tail, not in "all": the same with the
 //          last rows of blocks walking 6 rows a warp);
 // - walk_frame: the library's walked pairs with their tail, their frame's side columns walked down
-//          runs of 8 to 32 rows a thread, its top and bottom rows a quad a thread or walked, with
-//          4- or 16-byte loads, and with no frame;
+//          runs of 8 to 32 rows a thread, and with no frame;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -2056,20 +2055,18 @@ int main(int argc, char** argv) {
     const auto taps = cd::walk_taps<7>(m);
     const cd::WalkTail tail = cd::walk_shape_tail<7>(a);
     // side_rows: the frame's side columns walked down runs of side_rows rows; -1: no frame
-    // (checked inside only). band_walked: the top and bottom rows walked down a quad column a
-    // thread, else a thread a quad; vector_loads: the frame's 16-byte loads.
-    const auto walk = [&, a = a](int side_rows, bool band_walked, bool vector_loads) {
+    // (checked inside only).
+    const auto walk = [&, a = a](int side_rows) {
       auto g = cd::walk_2d_grid<7, 16, 2, 4, 1, 6>(a, tail);
       const unsigned tile_rows = g.blocks_y - g.frame_rows;
-      g.frame = cd::frame_quads(a.width, a.height, 3, side_rows < 0 ? 16 : side_rows, band_walked, vector_loads);
+      g.frame = cd::frame_walks(a.width, a.height, 3, side_rows < 0 ? 16 : side_rows);
       g.frame_rows = side_rows < 0 ? 0 : static_cast<unsigned>(((g.frame.count + 255) / 256 + g.blocks_x - 1) / g.blocks_x);
       g.blocks_y = tile_rows + g.frame_rows;
       const auto kernel = cd::convolve_walk_2d<7, 16, 2, 4, 4, true, 1, 6>;
       char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, 2 x 4 warps, last %2lld rows of blocks 6 rows a warp, frame %-64s %u rows of blocks  regs %3d",
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, 2 x 4 warps, last %2lld rows of blocks 6 rows a warp, frame %-34s %u rows of blocks  regs %3d",
                     static_cast<long long>(tail.block_rows),
-                    side_rows < 0 ? "not computed (inside)" : (std::string("sides walked ") + std::to_string(side_rows) + " rows a thread, top and bottom " +
-                                                               (band_walked ? "walked" : "a quad a thread") + (vector_loads ? ", 16-byte loads" : ", 4-byte loads")).c_str(),
+                    side_rows < 0 ? "not computed (inside)" : (std::string("sides walked ") + std::to_string(side_rows) + " rows a thread").c_str(),
                     g.frame_rows, regs_of(kernel));
       check_and_time(b, c7.expect, [&, a = a] {
         kernel<<<dim3(g.blocks_x, g.blocks_y), dim3(32, 8)>>>(a, taps, g);
@@ -2078,13 +2075,8 @@ int main(int argc, char** argv) {
     for (int k = 0; k < 4; ++k) {
       check_and_time(b, c7.expect, [&, a = a, m = m] { cd::try_launch_walk_shape<7>(a, m, nullptr); },
                      "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
-      walk(16, false, false);
-      walk(16, true, false);
-      walk(16, false, true);
-      walk(16, true, true);
-      walk(8, true, true);
-      walk(32, true, true);
-      walk(-1, true, true);
+      for (const int side_rows : {8, 16, 32, -1})
+        walk(side_rows);
     }
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order

@@ -18,9 +18,10 @@
 // width) and rows halo .. height - halo - 1; the first and last column and row of warps are moved
 // inwards until their windows fit (moved up or down, they store only their own rows). The frame
 // left around them (4 columns on the left, 4 to 7 on the right, halo rows at the top and bottom)
-// is computed by the grid's first rows of blocks, a thread a run of 4 pixels (frame.hpp) through
-// the border policy, its sums in the reference's order. So the kernel needs images at least 136
-// pixels wide and S + MW - 1 rows high.
+// is computed by the grid's first rows of blocks, walked down columns of 4 pixels, a thread a run
+// (frame.hpp), through the border policy, its sums in the reference's order. So the kernel needs
+// images at least 136 pixels wide (and narrower than 2^31: the frame holds its columns in 32 bits)
+// and S + MW - 1 rows high.
 // Measured on an H200 (2026-11-29, float 8192^2 7 x 7, bench/results/
 // convolution-walk-edges-h200-2026-11-29.md): with edge warps of their own, their first and last
 // rows unrolled as the interior's (some 6,000 SASS instructions), every warp waited 0.71 cycles an
@@ -59,7 +60,8 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> struct Walk2d {
   // during the row before and every row asked of L2 at the start, slower (H200, 2026-11-29,
   // bench/results/convolution-walk-relax-, -loads- and -early-loads-h200-2026-11-29.md).
   static constexpr int ahead = 2;
-  // Output rows a thread of the frame walks down a side column (frame.hpp).
+  // Output rows a thread of the frame walks down a side column (frame.hpp): 8 measured the same,
+  // 32 slower (H200, 2026-11-29, bench/results/convolution-walk-frame-walks-h200-2026-11-29.md).
   static constexpr int frame_side_rows = 16;
 };
 
@@ -187,9 +189,9 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
 }
 
 // How convolve_walk_2d's grid (blocks_x x blocks_y blocks) splits the image: its first
-// frame_rows rows of blocks compute the frame (frame.hpp: a thread a quad, frame.count quads: halo
-// rows at the top and at the bottom, then for each row between them its 4 left columns and its
-// columns from frame.right); the rows below tile the image with warps, warps_x across (128 KV
+// frame_rows rows of blocks compute the frame (frame.hpp: frame.count threads, each walking the
+// halo rows at the top or the bottom of a column of 4 pixels, or a run of the side columns: the
+// 4 left columns and those from frame.right); the rows below tile the image with warps, warps_x across (128 KV
 // columns each) and WarpsY a block down, S rows a warp, and from tile row tail_row on (the last
 // blocks the GPU starts) TailS rows a warp. A block finds its work without a division: with the
 // frame's blocks spread one every few tiles of a 1D grid, its two divisions took 44 of the some
@@ -199,7 +201,7 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
 // against 156.8-157.2 us, a thread a pixel then; all last, slower: 152.1-152.5 against 150.4-151.8,
 // convolution-walk-tail-h200-2026-11-29.md.)
 struct WalkGrid {
-  FrameQuads frame;
+  FrameWalks frame;
   unsigned frame_rows = 0, tail_row = 0, blocks_x = 0, blocks_y = 0;
   int warps_x = 0;
 };
@@ -278,7 +280,7 @@ struct WalkTail {
 // bits: the frame's quads, warps across, blocks across, rows of blocks of the frame, of the tiles
 // of S rows a warp and of the tail's tiles (TailS rows a warp).
 struct WalkCounts {
-  FrameQuads frame;
+  FrameWalks frame;
   std::int64_t warps_x = 0, blocks_x = 0, frame_rows = 0, main_rows = 0, tail_rows = 0;
 };
 
@@ -291,7 +293,7 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1, int TailS = S>
 WalkCounts walk_2d_counts(const ImageArgs& a, const WalkTail& tail = {}) {
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   WalkCounts c;
-  c.frame = frame_quads(a.width, a.height, Wk::halo, Wk::frame_side_rows);
+  c.frame = frame_walks(a.width, a.height, Wk::halo, Wk::frame_side_rows);
   c.warps_x = (c.frame.right + Wk::warp_w - 1) / Wk::warp_w;
   c.blocks_x = (c.warps_x + WarpsX - 1) / WarpsX;
   const std::int64_t frame_blocks = (c.frame.count + Wk::threads - 1) / Wk::threads;
@@ -311,13 +313,14 @@ WalkCounts walk_2d_counts(const ImageArgs& a, const WalkTail& tail = {}) {
 }
 
 // Whether convolve_walk_2d can take this image: rows of in and out 16-byte aligned, at least a
-// warp's columns + 8 pixels wide (136 with 4 pixels a thread) and S + MW - 1 rows high (so that a
-// warp's window fits), and a grid that CUDA takes (fewer than 2^31 blocks across, 2^16 down).
+// warp's columns + 8 pixels wide (136 with 4 pixels a thread) and narrower than 2^31 (the frame's
+// columns), S + MW - 1 rows high (so that a warp's window fits), and a grid that CUDA takes (fewer
+// than 2^31 blocks across, 2^16 down).
 template <int MW, int S, int WarpsX, int WarpsY, int KV = 1, int TailS = S>
 bool walk_2d_fits(const ImageArgs& a, const WalkTail& tail = {}) {
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   if (!rows_aligned_to<float4>(a.in, a.in_pitch) || !rows_aligned_to<float4>(a.out, a.out_pitch) ||
-      a.width < Wk::warp_w + 8 || a.height < Wk::rows)
+      a.width < Wk::warp_w + 8 || a.width > std::numeric_limits<int>::max() || a.height < Wk::rows)
     return false;
   const WalkCounts c = walk_2d_counts<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail);
   return c.warps_x <= std::numeric_limits<int>::max() && c.frame_rows + c.main_rows + c.tail_rows <= 65535;
