@@ -6,12 +6,12 @@
 // alike: the host tests run it against the CPU reference.
 //
 // Measured on an H200 (float 8192^2 7 x 7, zero border, the strips tool's table walk_frame,
-// bench/results/convolution-walk-frame-walks-h200-2026-11-29.md): the walk took 1.0-2.3 us more
-// with its frame a thread a quad of one row (MW rows of MW + 3 loads for 4 outputs, a warp's loads
-// each on some 20 lines) than with no frame, and about 1 us more with the side columns walked
-// down runs of 4 to 16 rows; runs of 32 and 64 rows were slower (154 and 185 us: the last of the
-// frame's threads end after the walk). 16-byte loads, and the top and bottom rows a quad a thread
-// rather than walked, measured level.
+// bench/results/convolution-walk-frame-walks-h200-2026-11-29.md, medians of four rounds against
+// no frame in the same call): the walk took 1.6-2.3 us more with its frame a thread a quad of one
+// row (MW rows of MW + 3 loads for 4 outputs, a warp's loads each on up to 22 lines), and about
+// 1.1 us more walked so; side runs of 8 to 32 rows measured level, of 64 rows far slower (185 us:
+// the frame's last threads end long after the walk). 16-byte loads, and the top and bottom rows a
+// quad a thread rather than walked, measured level.
 #pragma once
 
 #include "convolution/border.hpp"
