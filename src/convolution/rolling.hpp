@@ -1,5 +1,5 @@
 // Rolling sums down a column of rows: the kernels that walk rows (strip.cuh, walk.cuh) and the
-// frame's side walks (frame.hpp) hold MW open output rows, slot j with the sums of mask rows
+// frame's walks (frame.hpp) hold MW open output rows, slot j with the sums of mask rows
 // 0 .. j, and apply each input row to them. Host and device code alike: the host tests run the
 // frame's walks against the CPU reference.
 #pragma once

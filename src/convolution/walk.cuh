@@ -191,15 +191,16 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
 // How convolve_walk_2d's grid (blocks_x x blocks_y blocks) splits the image: its first
 // frame_rows rows of blocks compute the frame (frame.hpp: frame.count threads, each walking the
 // halo rows at the top or the bottom of a column of 4 pixels, or a run of the side columns: the
-// 4 left columns and those from frame.right); the rows below tile the image with warps, warps_x across (128 KV
-// columns each) and WarpsY a block down, S rows a warp, and from tile row tail_row on (the last
-// blocks the GPU starts) TailS rows a warp. A block finds its work without a division: with the
-// frame's blocks spread one every few tiles of a 1D grid, its two divisions took 44 of the some
-// 3,745 instructions a warp issues; measured in `ladder run`, 148.2 us against 148.9 with them
-// (H200, 2026-11-29, convolution-walk-grid-h200-2026-11-29.md against -walk-store-: one run each,
-// within their spread). (Spread out or all first, the frame's blocks measured the same: 156.5-156.7
-// against 156.8-157.2 us, a thread a pixel then; all last, slower: 152.1-152.5 against 150.4-151.8,
-// convolution-walk-tail-h200-2026-11-29.md.)
+// 4 left columns and those from frame.right); the rows below tile the image with warps, warps_x
+// across (128 KV columns each) and WarpsY a block down, S rows a warp, and from tile row tail_row
+// on (the last blocks the GPU starts) TailS rows a warp. A block finds its work without a
+// division: with the frame's blocks spread one every few tiles of a 1D grid, its two divisions
+// took 44 of the some 3,745 instructions a warp issues; measured in `ladder run`, 148.2 us against
+// 148.9 with them (H200, 2026-11-29, convolution-walk-grid-h200-2026-11-29.md against
+// -walk-store-: one run each, within their spread). (Spread out or all first, the frame's blocks
+// measured the same: 156.5-156.7 against 156.8-157.2 us, a thread a pixel then; all last, slower:
+// 152.1-152.5 against 150.4-151.8, convolution-walk-tail-h200-2026-11-29.md, and 156.8-158.1
+// against 148.3-149.5 with the tail, convolution-walk-frame-walks-h200-2026-11-29.md.)
 struct WalkGrid {
   FrameWalks frame;
   unsigned frame_rows = 0, tail_row = 0, blocks_x = 0, blocks_y = 0;
@@ -277,7 +278,7 @@ struct WalkTail {
 };
 
 // The counts behind convolve_walk_2d's grid (WalkGrid) for an image walk_2d_fits takes, in 64
-// bits: the frame's quads, warps across, blocks across, rows of blocks of the frame, of the tiles
+// bits: the frame's threads, warps across, blocks across, rows of blocks of the frame, of the tiles
 // of S rows a warp and of the tail's tiles (TailS rows a warp).
 struct WalkCounts {
   FrameWalks frame;
