@@ -49,9 +49,6 @@
 //          last rows of blocks walking 6 rows a warp);
 // - walk_frame: the library's walked pairs with their tail, their frame's side columns walked down
 //          runs of 8 to 32 rows a thread, and with no frame;
-// - walk_relax3: the same, their loads, prefetches and stores alone (no FMA) and their FMAs and
-//          stores alone (no loads after the first row), timed only (checked that every output is
-//          written), with and without the frame;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -994,25 +991,6 @@ void check_and_time(Bench& b, const std::vector<float>& expect, Launch&& launch,
               us, us / b.copy_us);
   if (bad)
     std::printf("   %zu of %zu outputs differ\n", bad, got.size());
-  std::fflush(stdout);
-}
-
-// Runs a relaxed kernel (not a convolution) once on a poisoned output, checks that it wrote every
-// output and, if so, times it.
-template <class Launch> void time_relaxed(Bench& b, Launch&& launch, const std::string& label) {
-  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4)); // NaN
-  launch();
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> got(std::size_t(N) * N);
-  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
-  std::size_t unwritten = 0;
-  for (const float v : got)
-    unwritten += std::isnan(v);
-  const float us = unwritten ? 0.0f : time_it(launch);
-  std::printf("%s  %s  %7.1f us  x copy %.3f\n", label.c_str(), unwritten ? "UNWRITTEN" : "written", us, us / b.copy_us);
-  if (unwritten)
-    std::printf("   %zu of %zu outputs unwritten\n", unwritten, got.size());
   std::fflush(stdout);
 }
 
@@ -2100,41 +2078,6 @@ int main(int argc, char** argv) {
       for (const int side_rows : {8, 16, 32, -1})
         walk(side_rows);
     }
-  }
-  if (table("walk_relax3")) { // the library's walked pairs, with their tail and frame, relaxed: their memory side alone, their arithmetic alone
-    namespace cd = ladder::conv_detail;
-    const auto c7 = make_case<7>(b, 777);
-    const auto [a, m] = library_args(b, c7);
-    const auto taps = cd::walk_taps<7>(m);
-    const cd::WalkTail tail = cd::walk_shape_tail<7>(a);
-    // frame false: no frame (the convolution checked inside only; the relaxed kernels write every
-    // output but the frame's then, so they are timed only).
-    const auto walk = [&, a = a](auto kernel, const char* what, bool frame, bool check) {
-      auto g = cd::walk_2d_grid<7, 16, 2, 4, 1, 6>(a, tail);
-      if (!frame)
-        g.blocks_y -= g.frame_rows, g.frame_rows = 0;
-      char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, 2 x 4 warps, last %2lld rows of blocks 6 rows a warp, %s%s  regs %3d",
-                    static_cast<long long>(tail.block_rows), what, frame ? "" : ", no frame", regs_of(kernel));
-      const auto launch = [&, a = a] { kernel<<<dim3(g.blocks_x, g.blocks_y), dim3(32, 8)>>>(a, taps, g); };
-      if (check)
-        check_and_time(b, c7.expect, launch, label, 1e-5f, frame ? 0 : 16);
-      else if (frame)
-        time_relaxed(b, launch, label);
-      else {
-        const float us = time_it(launch);
-        std::printf("%s  timed    %7.1f us  x copy %.3f\n", label, us, us / b.copy_us);
-      }
-    };
-#define LADDER_RELAX(R) cd::convolve_walk_2d<7, 16, 2, 4, 4, true, 1, 6, R>
-    for (int k = 0; k < 4; ++k) {
-      walk(LADDER_RELAX(0), "the library's", true, true);
-      walk(LADDER_RELAX(1), "relaxed: no FMAs", true, false);
-      walk(LADDER_RELAX(2), "relaxed: no loads after the first row's window", true, false);
-      walk(LADDER_RELAX(0), "the library's", false, true);
-      walk(LADDER_RELAX(1), "relaxed: no FMAs", false, false);
-    }
-#undef LADDER_RELAX
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
     const auto c7 = make_case<7>(b, 777);

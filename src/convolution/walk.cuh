@@ -134,9 +134,7 @@ struct NoRowHook {
 // direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
-// (Relax, bits, a knob of the strips tool's table walk_relax3: 1, no FMAs, a few adds a row
-// instead; 2, no loads or prefetches after the first row's window.)
-template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1, int Relax = 0>
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
@@ -165,43 +163,18 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
     prefetch_line<AheadLevel>(ahead + r * step);
   ahead += Wk::ahead * step;
   float acc[MW][4 * KV];
-  float4 first[(Relax & 2) != 0 ? W::loads : 1]; // (Relax 2: the first row's window, kept)
-  if constexpr ((Relax & 2) != 0) {
+  const auto walk_step = [&](int r, int lo, int hi, auto edge) {
+    if (!decltype(edge)::value || r + Wk::ahead < rows) { // (rows between: r < s, so always)
+      prefetch_line<AheadLevel>(ahead);
+      ahead += step;
+    }
+    float4 win[W::loads];
+    const auto* p = reinterpret_cast<const float4*>(window);
 #pragma unroll
     for (int j = 0; j < W::loads; ++j)
-      first[j] = __ldg(reinterpret_cast<const float4*>(window) + j);
-  }
-  const auto walk_step = [&](int r, int lo, int hi, auto edge) {
-    float4 win[W::loads];
-    if constexpr ((Relax & 2) != 0) {
-      if constexpr ((Relax & 1) == 0) { // (each sum's first float moved every row, or ptxas hoists slot 0)
-        float* f = reinterpret_cast<float*>(first);
-#pragma unroll
-        for (int k = 0; k < 4 * KV; ++k)
-          f[4 - MW / 2 + k] += 1.0f;
-      }
-#pragma unroll
-      for (int j = 0; j < W::loads; ++j)
-        win[j] = first[j];
-    } else {
-      if (!decltype(edge)::value || r + Wk::ahead < rows) { // (rows between: r < s, so always)
-        prefetch_line<AheadLevel>(ahead);
-        ahead += step;
-      }
-      const auto* p = reinterpret_cast<const float4*>(window);
-#pragma unroll
-      for (int j = 0; j < W::loads; ++j)
-        win[j] = __ldg(p + j);
-      window += step;
-    }
-    if constexpr ((Relax & 1) != 0) {
-      const float* f = reinterpret_cast<const float*>(win);
-#pragma unroll
-      for (int k = 0; k < 4 * KV; ++k)
-        acc[MW - 1][k] = f[4 + k] + (f[3] + f[4 + 4 * KV]);
-    } else {
-      strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
-    }
+      win[j] = __ldg(p + j);
+    window += step;
+    strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
     after_row(r);
     if (decltype(edge)::value && lo == 0 && r < MW - 1)
       return; // (lo > 0 past the loop: every row there finishes one)
@@ -235,7 +208,7 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S, int Relax = 0>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
@@ -275,11 +248,10 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
     const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
     const OrientedTaps<MW> taps{{mask, up * MW * MW}};
     if (y0 == y_own)
-      return walk_interior<MW, true, 1, NoRowHook, KV, Relax>(a, taps, x, y0, s, up != 0);
+      return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0);
     const std::int64_t own_lo = y_own - y0, own_hi = own_lo + s;
-    walk_interior<MW, false, 1, NoRowHook, KV, Relax>(a, taps, x, y0, s, up != 0,
-                                                      static_cast<int>(own_lo < 0 ? 0 : own_lo),
-                                                      static_cast<int>(own_hi > s ? s : own_hi));
+    walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+                                               static_cast<int>(own_hi > s ? s : own_hi));
   };
   const std::int64_t row_in_block = warp / WarpsX;
   const bool tail = TailS != S && tile_row >= g.tail_row;
