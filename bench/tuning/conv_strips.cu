@@ -2060,7 +2060,7 @@ int main(int argc, char** argv) {
       auto g = cd::walk_2d_grid<7, 16, 2, 4, 1, 6>(a, tail);
       const unsigned tile_rows = g.blocks_y - g.frame_rows;
       g.frame = cd::frame_walks(a.width, a.height, 3, side_rows < 0 ? 16 : side_rows);
-      g.frame_rows = side_rows < 0 ? 0 : static_cast<unsigned>(((g.frame.count + 255) / 256 + g.blocks_x - 1) / g.blocks_x);
+      g.frame_rows = side_rows < 0 ? 0 : static_cast<unsigned>(cd::frame_block_rows(g.frame, 256, g.blocks_x));
       g.blocks_y = tile_rows + g.frame_rows;
       const auto kernel = cd::convolve_walk_2d<7, 16, 2, 4, 4, true, 1, 6>;
       char label[240];

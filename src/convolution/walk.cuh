@@ -285,6 +285,12 @@ struct WalkCounts {
   std::int64_t warps_x = 0, blocks_x = 0, frame_rows = 0, main_rows = 0, tail_rows = 0;
 };
 
+// The rows of blocks of `threads` threads, blocks_x across, that the frame's threads fill.
+inline std::int64_t frame_block_rows(const FrameWalks& frame, int threads, std::int64_t blocks_x) {
+  const std::int64_t blocks = (frame.count + threads - 1) / threads;
+  return (blocks + blocks_x - 1) / blocks_x;
+}
+
 // The rows tile_rows of blocks walking s rows a warp cover.
 template <int WarpsY> constexpr std::int64_t walk_rows_of(std::int64_t tile_rows, int s) {
   return tile_rows * s * WarpsY;
@@ -297,8 +303,7 @@ WalkCounts walk_2d_counts(const ImageArgs& a, const WalkTail& tail = {}) {
   c.frame = frame_walks(a.width, a.height, Wk::halo, Wk::frame_side_rows);
   c.warps_x = (c.frame.right + Wk::warp_w - 1) / Wk::warp_w;
   c.blocks_x = (c.warps_x + WarpsX - 1) / WarpsX;
-  const std::int64_t frame_blocks = (c.frame.count + Wk::threads - 1) / Wk::threads;
-  c.frame_rows = (frame_blocks + c.blocks_x - 1) / c.blocks_x;
+  c.frame_rows = frame_block_rows(c.frame, Wk::threads, c.blocks_x);
   // Output rows 0 .. height - halo - 1 have a warp (those above halo moved down to it): the tail
   // takes the last tail.block_rows rows of blocks' worth, the tiles of S rows the rest, and the
   // tail then what they leave.
