@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, twenty-seven tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, twenty-eight tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -49,6 +49,8 @@
 //          last rows of blocks walking 6 rows a warp);
 // - walk_frame: the library's walked pairs with their tail, their frame's side columns walked down
 //          runs of 8 to 32 rows a thread, and with no frame;
+// - walk_shapes: the library's walked pairs with their tail, 16 to 32 rows a warp, with registers
+//          for 4 blocks an SM (64 a thread) or 3 (80);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -2078,6 +2080,41 @@ int main(int argc, char** argv) {
       for (const int side_rows : {8, 16, 32, -1})
         walk(side_rows);
     }
+  }
+  if (table("walk_shapes")) { // the library's walked pairs, with their tail, taller and with registers for 3 blocks an SM
+    namespace cd = ladder::conv_detail;
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    // Each shape with its own tail: the last rows of blocks of one wave (walk_tail_rows) walking
+    // TailS rows a warp.
+    const auto walk = [&, a = a, m = m](auto kernel, auto launch, auto counts, int rows, int tail_rows, int min_blocks) {
+      int sms = 0;
+      CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+      const int per_sm = blocks_per_sm(kernel, 256, 0);
+      const cd::WalkCounts c = counts(a);
+      const cd::WalkTail tail{cd::walk_tail_rows(c.blocks_x, c.main_rows, std::int64_t{per_sm} * sms)};
+      char label[240];
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, 2 x 4 warps, min %d, last %2lld rows of blocks %d rows a warp  regs %3d blocks/SM %d",
+                    rows, min_blocks, static_cast<long long>(tail.block_rows), tail_rows, regs_of(kernel), per_sm);
+      check_and_time(b, c7.expect, [&] { launch(a, m, nullptr, tail); }, label, 1e-5f);
+    };
+#define LADDER_WALK_SHAPE(S, TS, MB) \
+    walk(cd::convolve_walk_2d<7, S, 2, 4, MB, true, 1, TS>, \
+         [](auto&&... v) { cd::launch_walk_2d<7, S, 2, 4, MB, true, 1, TS>(v...); }, \
+         [](const cd::ImageArgs& x) { return cd::walk_2d_counts<7, S, 2, 4, 1, TS>(x); }, S, TS, MB)
+    for (int k = 0; k < 4; ++k) {
+      check_and_time(b, c7.expect, [&, a = a, m = m] { cd::try_launch_walk_shape<7>(a, m, nullptr); },
+                     "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
+      LADDER_WALK_SHAPE(16, 6, 4);
+      LADDER_WALK_SHAPE(16, 6, 3);
+      LADDER_WALK_SHAPE(20, 6, 4);
+      LADDER_WALK_SHAPE(24, 6, 4);
+      LADDER_WALK_SHAPE(24, 6, 3);
+      LADDER_WALK_SHAPE(32, 6, 4);
+      LADDER_WALK_SHAPE(32, 6, 3);
+      LADDER_WALK_SHAPE(32, 8, 3);
+    }
+#undef LADDER_WALK_SHAPE
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
     const auto c7 = make_case<7>(b, 777);
