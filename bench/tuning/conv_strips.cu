@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, twenty-nine tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, twenty-eight tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -51,8 +51,6 @@
 //          runs of 8 to 32 rows a thread, and with no frame;
 // - walk_shapes: the library's walked pairs with their tail, 16 to 32 rows a warp, with registers
 //          for 4 blocks an SM (64 a thread) or 3 (80);
-// - walk_fixed: the library's walked pairs with the rows between the first and last MW - 1 in a
-//          loop a direction, its taps at offsets known at compile time, or in one loop;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -2117,28 +2115,6 @@ int main(int argc, char** argv) {
       LADDER_WALK_SHAPE(32, 8, 3);
     }
 #undef LADDER_WALK_SHAPE
-  }
-  if (table("walk_fixed")) { // the library's walked pairs, the loop's taps in uniform registers or read from the parameter bank
-    namespace cd = ladder::conv_detail;
-    const auto c7 = make_case<7>(b, 777);
-    const auto [a, m] = library_args(b, c7);
-    const auto taps = cd::walk_taps<7>(m);
-    const cd::WalkTail tail = cd::walk_shape_tail<7>(a);
-    const auto g = cd::walk_2d_grid<7, 16, 2, 4, 1, 6>(a, tail);
-    const auto walk = [&, a = a](auto kernel, const char* how) {
-      char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x 16 a thread, 2 x 4 warps, last %2lld rows of blocks 6 rows a warp, loop's taps %s  regs %3d",
-                    static_cast<long long>(tail.block_rows), how, regs_of(kernel));
-      check_and_time(b, c7.expect, [&, a = a] {
-        kernel<<<dim3(g.blocks_x, g.blocks_y), dim3(32, 8)>>>(a, taps, g);
-      }, label, 1e-5f);
-    };
-    for (int k = 0; k < 5; ++k) {
-      check_and_time(b, c7.expect, [&, a = a, m = m] { cd::try_launch_walk_shape<7>(a, m, nullptr); },
-                     "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
-      walk(cd::convolve_walk_2d<7, 16, 2, 4, 4, true, 1, 6, false>, "in uniform registers, an offset a warp");
-      walk(cd::convolve_walk_2d<7, 16, 2, 4, 4, true, 1, 6, true>, "from the parameter bank, a loop a direction");
-    }
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
     const auto c7 = make_case<7>(b, 777);

@@ -92,15 +92,6 @@ template <int MW> struct OrientedTaps {
   } w;
 };
 
-// One orientation at an offset known at compile time: every FMA reads its tap straight from the
-// parameter bank (`FFMA R, R, c[0x0][..], R`), nothing to load into uniform registers.
-template <int MW, int Offset> struct FixedTaps {
-  struct Row {
-    const WalkTaps<MW>& m;
-    __device__ __forceinline__ float operator[](int i) const { return m.w[Offset + i]; }
-  } w;
-};
-
 // Asks L1 (Level 1) or L2 (Level 2) for the line holding p; no register waits on it.
 template <int Level> __device__ __forceinline__ void prefetch_line(const void* p) {
   if constexpr (Level == 1)
@@ -113,24 +104,16 @@ template <int Level> __device__ __forceinline__ void prefetch_line(const void* p
 // first and last MW - 1 rows unrolled, each with its open slots lo .. hi known at compile time
 // (edge: a std::true_type), the rows between in a loop kept rolled, so that ptxas cannot hoist
 // every row's loads to the start.
-template <int MW, class Step, class Loop>
-__device__ __forceinline__ void walk_phases(int s, Step&& step, Loop&& loop) {
+template <int MW, class Step> __device__ __forceinline__ void walk_phases(int s, Step&& step) {
 #pragma unroll
   for (int r = 0; r < MW - 1; ++r)
     step(r, 0, r, std::true_type{});
-  loop(MW - 1, s);
+#pragma unroll 1
+  for (int r = MW - 1; r < s; ++r)
+    step(r, 0, MW - 1, std::false_type{});
 #pragma unroll
   for (int e = 0; e < MW - 1; ++e)
     step(s + e, e + 1, MW - 1, std::true_type{});
-}
-
-// The same with the rows between walked by step itself.
-template <int MW, class Step> __device__ __forceinline__ void walk_phases(int s, Step&& step) {
-  walk_phases<MW>(s, step, [&](int from, int to) {
-#pragma unroll 1
-    for (int r = from; r < to; ++r)
-      step(r, 0, MW - 1, std::false_type{});
-  });
 }
 
 // walk_interior's after_row when nothing is to be done after a row.
@@ -151,7 +134,7 @@ struct NoRowHook {
 // direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
-template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1, bool FixedLoop = true>
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
@@ -180,7 +163,7 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
     prefetch_line<AheadLevel>(ahead + r * step);
   ahead += Wk::ahead * step;
   float acc[MW][4 * KV];
-  const auto walk_step = [&](int r, int lo, int hi, auto edge, const auto& row_taps) {
+  const auto walk_step = [&](int r, int lo, int hi, auto edge) {
     if (!decltype(edge)::value || r + Wk::ahead < rows) { // (rows between: r < s, so always)
       prefetch_line<AheadLevel>(ahead);
       ahead += step;
@@ -191,7 +174,7 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
     for (int j = 0; j < W::loads; ++j)
       win[j] = __ldg(p + j);
     window += step;
-    strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), row_taps, lo, hi);
+    strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
     after_row(r);
     if (decltype(edge)::value && lo == 0 && r < MW - 1)
       return; // (lo > 0 past the loop: every row there finishes one)
@@ -202,31 +185,7 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
     }
     out_px += out_step;
   };
-  // The taps of the last rows at an offset ptxas cannot tell from the first rows' (read again
-  // through a shuffle), so that the uniform registers of the first rows' taps die at the loop.
-  int last_offset = taps.w.offset;
-  bool loop_done = false;
-  const auto edge_step = [&](int r, int lo, int hi, auto edge) {
-    if (!FixedLoop || !loop_done)
-      return walk_step(r, lo, hi, edge, taps);
-    walk_step(r, lo, hi, edge, OrientedTaps<MW>{{taps.w.m, last_offset}});
-  };
-  walk_phases<MW>(s, edge_step, [&](int from, int to) {
-    const auto rows_between = [&](const auto& row_taps) {
-#pragma unroll 1
-      for (int r = from; r < to; ++r)
-        walk_step(r, 0, MW - 1, std::false_type{}, row_taps);
-    };
-    if (!FixedLoop)
-      rows_between(taps);
-    else if (up)
-      rows_between(FixedTaps<MW, MW * MW>{{taps.w.m}});
-    else
-      rows_between(FixedTaps<MW, 0>{{taps.w.m}});
-    if constexpr (FixedLoop)
-      last_offset = __shfl_sync(0xffffffffu, last_offset, 0);
-    loop_done = true;
-  });
+  walk_phases<MW>(s, walk_step);
 }
 
 // How convolve_walk_2d's grid (blocks_x x blocks_y blocks) splits the image: its first
@@ -249,7 +208,7 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S, bool FixedLoop = true>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
@@ -289,9 +248,9 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
     const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
     const OrientedTaps<MW> taps{{mask, up * MW * MW}};
     if (y0 == y_own)
-      return walk_interior<MW, true, 1, NoRowHook, KV, FixedLoop>(a, taps, x, y0, s, up != 0);
+      return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0);
     const std::int64_t own_lo = y_own - y0, own_hi = own_lo + s;
-    walk_interior<MW, false, 1, NoRowHook, KV, FixedLoop>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+    walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
                                                static_cast<int>(own_hi > s ? s : own_hi));
   };
   const std::int64_t row_in_block = warp / WarpsX;
