@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, twenty-eight tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, twenty-nine tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -49,6 +49,8 @@
 //          last rows of blocks walking 6 rows a warp);
 // - walk_frame: the library's walked pairs with their tail, their frame's side columns walked down
 //          runs of 8 to 32 rows a thread, and with no frame;
+// - walk_copy: a plain copy in the walked pairs' shape (walk_copy): each lane's own float4s, the
+//          halo rows too, and the halo columns too (the walk's memory side without its arithmetic);
 // - walk_shapes: the library's walked pairs with their tail, 16 to 32 rows a warp, with registers
 //          for 4 blocks an SM (64 a thread) or 3 (80);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
@@ -668,6 +670,54 @@ __global__ void __launch_bounds__(256) band_copy(const float4* __restrict__ in, 
         if (ys[i] >= 0 && ((ys[i] >= y0 && ys[i] < y0 + out_rows) || v[i].x == 1234.5f))
           out[std::int64_t(ys[i]) * width4 + x] = v[i];
     }
+  }
+}
+
+// A plain copy in the library's walked pairs' shape (walk.cuh: blocks of 2 x 4 warps, each warp 128
+// columns of S rows, the odd rows of warps walking upwards, the rows asked of L1 two rows ahead),
+// with none of the convolution's arithmetic: what the walk's memory side costs by itself, part by
+// part. Halo 0: each lane reads and writes its own float4 of the warp's S rows; 1: it also reads
+// the 6 halo rows (the walk's S + 6 rows); 2: and the float4s left and right of its own (the
+// walk's three 16-byte loads a row). Prefetch: the walk's prefetch a row. The halo's floats are
+// read, never written (no input is 1234.5); rows and columns outside the image are clamped. With
+// some 20-30 registers it holds more blocks an SM than the walk's 4 (the table prints how many),
+// so it measures the walk's access pattern, not its occupancy.
+template <int S, int Halo, bool Prefetch>
+__global__ void __launch_bounds__(256, 4) walk_copy(const float4* __restrict__ in, float4* __restrict__ out,
+                                                   int width4, int height) {
+  constexpr int H = 3, ahead = 2;
+  const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
+  const int x = (static_cast<int>(blockIdx.x) * 2 + warp % 2) * 32 + lane; // the lane's float4 column
+  const int wy = static_cast<int>(blockIdx.y) * 4 + warp / 2;
+  const int y0 = wy * S;
+  if (x >= width4 || y0 >= height)
+    return;
+  const bool up = (warp / 2) % 2 == 1;
+  const int first = Halo >= 1 ? -H : 0, rows = S + (Halo >= 1 ? 2 * H : 0);
+  const int xl = x > 0 ? x - 1 : 0, xr = x + 1 < width4 ? x + 1 : x;
+  const auto row_of = [&](int r) { // walked row r's image row, clamped
+    int y = up ? y0 + S - 1 - first - r : y0 + first + r;
+    return y < 0 ? 0 : y >= height ? height - 1 : y;
+  };
+  const int line = lane % 4; // the warp's 4 lines of a row, as the walk asks for them
+  const auto* line_base = reinterpret_cast<const char*>(in) + static_cast<std::int64_t>(x - lane) * 16 + line * 128;
+  if (Prefetch)
+    for (int r = 0; r < ahead; ++r)
+      ladder::conv_detail::prefetch_line<1>(line_base + static_cast<std::int64_t>(row_of(r)) * width4 * 16);
+#pragma unroll 1
+  for (int r = 0; r < rows; ++r) {
+    if (Prefetch && r + ahead < rows)
+      ladder::conv_detail::prefetch_line<1>(line_base + static_cast<std::int64_t>(row_of(r + ahead)) * width4 * 16);
+    const int y = row_of(r);
+    const std::int64_t at = static_cast<std::int64_t>(y) * width4;
+    const float4 v = __ldg(in + at + x);
+    bool keep = false;
+    if constexpr (Halo >= 2) {
+      const float4 l = __ldg(in + at + xl), rr = __ldg(in + at + xr);
+      keep = l.w == 1234.5f || rr.x == 1234.5f;
+    }
+    if ((y >= y0 && y < y0 + S) || keep)
+      out[at + x] = v;
   }
 }
 
@@ -2079,6 +2129,38 @@ int main(int argc, char** argv) {
                      "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
       for (const int side_rows : {8, 16, 32, -1})
         walk(side_rows);
+    }
+  }
+  if (table("walk_copy")) { // a plain copy in the walked pairs' shape: its own float4s, the halo rows, the halo columns
+    namespace cd = ladder::conv_detail;
+    const auto copy = [&](auto kernel, int halo, bool prefetch) {
+      const dim3 grid(N / 4 / 64, N / (16 * 4));
+      const auto launch = [&] {
+        kernel<<<grid, dim3(32, 8)>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N);
+      };
+      CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
+      launch();
+      CHECK(cudaDeviceSynchronize());
+      std::vector<float> got(std::size_t(N) * N);
+      CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
+      const bool same = std::memcmp(got.data(), b.host_in.data(), got.size() * 4) == 0;
+      const float us = time_it(launch);
+      std::printf("copy in the walked pairs' shape (16 rows a warp, 2 x 4 warps, odd rows of warps upwards), %s%s  regs %3d blocks/SM %d  %s %7.1f us  x copy %.3f\n",
+                  halo == 0 ? "its own float4s" : halo == 1 ? "its own float4s of the halo rows too" : "the window: halo rows and halo columns",
+                  prefetch ? ", rows asked of L1 two ahead" : "", regs_of(kernel), blocks_per_sm(kernel, 256, 0),
+                  same ? "ok   " : "WRONG", us, us / b.copy_us);
+      std::fflush(stdout);
+    };
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a, m] = library_args(b, c7);
+    for (int k = 0; k < 4; ++k) {
+      check_and_time(b, c7.expect, [&, a = a, m = m] { cd::try_launch_walk_shape<7>(a, m, nullptr); },
+                     "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
+      copy(walk_copy<16, 0, false>, 0, false);
+      copy(walk_copy<16, 0, true>, 0, true);
+      copy(walk_copy<16, 1, true>, 1, true);
+      copy(walk_copy<16, 2, true>, 2, true);
+      copy(walk_copy<16, 2, false>, 2, false);
     }
   }
   if (table("walk_shapes")) { // the library's walked pairs, with their tail, taller and with registers for 3 blocks an SM
