@@ -1058,6 +1058,14 @@ template <int S, int X, int Y, bool P> struct WalkShapeOf {
   static constexpr bool pairs = P;
 };
 
+// The library's own 7 x 7 launch (try_launch_walk_shape), checked and timed: the row the walk
+// tables measure their variants against.
+void run_library_walk(Bench& b, const Case<7>& c, const ladder::conv_detail::ImageArgs& a,
+                      const ladder::conv_detail::MaskParam& m) {
+  check_and_time(b, c.expect, [&] { ladder::conv_detail::try_launch_walk_shape<7>(a, m, nullptr); },
+                 "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
+}
+
 // The zero-border image arguments and the mask's parameter of the library's kernels.
 template <int MW>
 std::pair<ladder::conv_detail::ImageArgs, ladder::conv_detail::MaskParam> library_args(const Bench& b,
@@ -1316,6 +1324,16 @@ template <int MW, int RY, int MinBlocks> void run_tma(Bench& b, const Case<MW>& 
   }, label);
 }
 
+// Whether a copy kernel's launch writes the input back bit for bit, its output poisoned first.
+template <class F> bool copies_exactly(Bench& b, F launch) {
+  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
+  launch();
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(std::size_t(N) * N);
+  CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
+  return std::memcmp(got.data(), b.host_in.data(), got.size() * 4) == 0;
+}
+
 // resident 0: a block a strip; otherwise that many blocks (a multiple of the 8 strips across).
 template <int S, int R, bool Zig> void run_band_copy(Bench& b, int resident) {
   const int strips = 8 * ((N + S - 1) / S);
@@ -1323,14 +1341,7 @@ template <int S, int R, bool Zig> void run_band_copy(Bench& b, int resident) {
   const auto launch = [&] {
     band_copy<S, R, Zig><<<grid, 256>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N);
   };
-  CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
-  launch();
-  CHECK(cudaDeviceSynchronize());
-  const bool same = [&] {
-    std::vector<float> got(std::size_t(N) * N);
-    CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
-    return std::memcmp(got.data(), b.host_in.data(), got.size() * 4) == 0;
-  }();
+  const bool same = copies_exactly(b, launch);
   const float us = time_it(launch);
   std::printf("halo copy, 1024 columns a block, S %4d rows (+6), %2d in flight, grid %5d%s: %s %7.1f us  x copy %.3f\n",
               S, R, grid, Zig ? ", odd strip rows upwards" : "", same ? "ok   " : "WRONG", us, us / b.copy_us);
@@ -2125,8 +2136,7 @@ int main(int argc, char** argv) {
       }, label, 1e-5f, side_rows < 0 ? 16 : 0);
     };
     for (int k = 0; k < 4; ++k) {
-      check_and_time(b, c7.expect, [&, a = a, m = m] { cd::try_launch_walk_shape<7>(a, m, nullptr); },
-                     "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
+      run_library_walk(b, c7, a, m);
       for (const int side_rows : {8, 16, 32, -1})
         walk(side_rows);
     }
@@ -2138,12 +2148,7 @@ int main(int argc, char** argv) {
       const auto launch = [&] {
         kernel<<<grid, dim3(32, 8)>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N);
       };
-      CHECK(cudaMemset(b.out, 0xFF, std::size_t(N) * N * 4));
-      launch();
-      CHECK(cudaDeviceSynchronize());
-      std::vector<float> got(std::size_t(N) * N);
-      CHECK(cudaMemcpy(got.data(), b.out, got.size() * 4, cudaMemcpyDeviceToHost));
-      const bool same = std::memcmp(got.data(), b.host_in.data(), got.size() * 4) == 0;
+      const bool same = copies_exactly(b, launch);
       const float us = time_it(launch);
       std::printf("copy in the walked pairs' shape (16 rows a warp, 2 x 4 warps, odd rows of warps upwards), %s%s  regs %3d blocks/SM %d  %s %7.1f us  x copy %.3f\n",
                   halo == 0 ? "its own float4s" : halo == 1 ? "its own float4s of the halo rows too" : "the window: halo rows and halo columns",
@@ -2154,8 +2159,7 @@ int main(int argc, char** argv) {
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
     for (int k = 0; k < 4; ++k) {
-      check_and_time(b, c7.expect, [&, a = a, m = m] { cd::try_launch_walk_shape<7>(a, m, nullptr); },
-                     "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
+      run_library_walk(b, c7, a, m);
       copy(walk_copy<16, 0, false>, 0, false);
       copy(walk_copy<16, 0, true>, 0, true);
       copy(walk_copy<16, 1, true>, 1, true);
@@ -2185,8 +2189,7 @@ int main(int argc, char** argv) {
          [](auto&&... v) { cd::launch_walk_2d<7, S, 2, 4, MB, true, 1, TS>(v...); }, \
          [](const cd::ImageArgs& x) { return cd::walk_2d_counts<7, S, 2, 4, 1, TS>(x); }, S, TS, MB)
     for (int k = 0; k < 4; ++k) {
-      check_and_time(b, c7.expect, [&, a = a, m = m] { cd::try_launch_walk_shape<7>(a, m, nullptr); },
-                     "library walked pairs (walk.cuh) MW 7  the library's launch (try_launch_walk_shape)", 1e-5f);
+      run_library_walk(b, c7, a, m);
       LADDER_WALK_SHAPE(16, 6, 4);
       LADDER_WALK_SHAPE(16, 6, 3);
       LADDER_WALK_SHAPE(20, 6, 4);
