@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, twenty-nine tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, thirty-one tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -51,8 +51,12 @@
 //          runs of 8 to 32 rows a thread, and with no frame;
 // - walk_copy: a plain copy in the walked pairs' shape (walk_copy): each lane's own float4s, the
 //          halo rows too, and the halo columns too (the walk's memory side without its arithmetic);
+// - walk_copy_ahead: the same copy held to the walk's 4 blocks an SM and not, its rows ahead asked
+//          of L1, of L2, of L2 evict-last or of L2 in bulk (cp.async.bulk.prefetch), 1 to 8 ahead;
 // - walk_shapes: the library's walked pairs with their tail, 16 to 32 rows a warp, with registers
 //          for 4 blocks an SM (64 a thread) or 3 (80);
+// - walk_ahead: the library's walked pairs asking for their rows ahead as walk_copy_ahead's copies
+//          do (L1, L2, L2 evict-last, L2 in bulk), 2 to 4 ahead;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -678,14 +682,23 @@ __global__ void __launch_bounds__(256) band_copy(const float4* __restrict__ in, 
 // with none of the convolution's arithmetic: what the walk's memory side costs by itself, part by
 // part. Halo 0: each lane reads and writes its own float4 of the warp's S rows; 1: it also reads
 // the 6 halo rows (the walk's S + 6 rows); 2: and the float4s left and right of its own (the
-// walk's three 16-byte loads a row). Prefetch: the walk's prefetch a row. The halo's floats are
-// read, never written (no input is 1234.5); rows and columns outside the image are clamped. With
-// some 20-30 registers it holds more blocks an SM than the walk's 4 (the table prints how many),
-// so it measures the walk's access pattern, not its occupancy.
-template <int S, int Halo, bool Prefetch>
+// walk's three 16-byte loads a row). Ask: how the rows Ahead rows ahead are asked for (AskAhead;
+// l1, 2 ahead: the walk's). The halo's floats are read, never written (no input is 1234.5); rows
+// and columns outside the image are clamped. With some 20-30 registers it holds more blocks an SM
+// than the walk's 4 (the table prints how many): launched with dynamic shared memory it can be
+// held to the walk's 4.
+enum class AskAhead {
+  none,
+  l1,            // prefetch.global.L1, a lane a line of the warp's 4 (the walk's)
+  l2,            // prefetch.global.L2, the same lines
+  l2_evict_last, // prefetch.global.L2::evict_last, the same lines
+  bulk_l2,       // cp.async.bulk.prefetch.L2 of the warp's 512 bytes, by lane 0
+};
+template <int S, int Halo, AskAhead Ask, int Ahead = 2>
 __global__ void __launch_bounds__(256, 4) walk_copy(const float4* __restrict__ in, float4* __restrict__ out,
                                                    int width4, int height) {
-  constexpr int H = 3, ahead = 2;
+  constexpr int H = 3, ahead = Ahead;
+  constexpr bool Prefetch = Ask != AskAhead::none;
   const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
   const int x = (static_cast<int>(blockIdx.x) * 2 + warp % 2) * 32 + lane; // the lane's float4 column
   const int wy = static_cast<int>(blockIdx.y) * 4 + warp / 2;
@@ -700,14 +713,19 @@ __global__ void __launch_bounds__(256, 4) walk_copy(const float4* __restrict__ i
     return y < 0 ? 0 : y >= height ? height - 1 : y;
   };
   const int line = lane % 4; // the warp's 4 lines of a row, as the walk asks for them
-  const auto* line_base = reinterpret_cast<const char*>(in) + static_cast<std::int64_t>(x - lane) * 16 + line * 128;
+  const auto* warp_base = reinterpret_cast<const char*>(in) + static_cast<std::int64_t>(x - lane) * 16;
+  const auto ask = [&](int r) {
+    const char* row = warp_base + static_cast<std::int64_t>(row_of(r)) * width4 * 16;
+    if constexpr (Ask != AskAhead::none) // (the enum in the order of ask_ahead's levels)
+      ladder::conv_detail::ask_ahead<static_cast<int>(Ask), 512>(row + line * 128, lane);
+  };
   if (Prefetch)
-    for (int r = 0; r < ahead; ++r)
-      ladder::conv_detail::prefetch_line<1>(line_base + static_cast<std::int64_t>(row_of(r)) * width4 * 16);
+    for (int r = 0; r < ahead && r < rows; ++r)
+      ask(r);
 #pragma unroll 1
   for (int r = 0; r < rows; ++r) {
     if (Prefetch && r + ahead < rows)
-      ladder::conv_detail::prefetch_line<1>(line_base + static_cast<std::int64_t>(row_of(r + ahead)) * width4 * 16);
+      ask(r + ahead);
     const int y = row_of(r);
     const std::int64_t at = static_cast<std::int64_t>(y) * width4;
     const float4 v = __ldg(in + at + x);
@@ -2141,54 +2159,83 @@ int main(int argc, char** argv) {
         walk(side_rows);
     }
   }
-  if (table("walk_copy")) { // a plain copy in the walked pairs' shape: its own float4s, the halo rows, the halo columns
+  if (table("walk_copy") || table("walk_copy_ahead")) { // a plain copy in the walked pairs' shape
     namespace cd = ladder::conv_detail;
-    const auto copy = [&](auto kernel, int halo, bool prefetch) {
+    static constexpr const char* asked[] = {"nothing asked ahead", "rows asked of L1", "rows asked of L2",
+                                            "rows asked of L2 evict-last", "rows asked of L2 in bulk, 512 bytes by lane 0"};
+    // blocks: 0 as many an SM as fit; otherwise held to that many by dynamic shared memory, out of
+    // a shared-memory carve-out of 64 KB (the rest of the SM's 256 KB stays L1).
+    const auto copy = [&](auto kernel, int halo, AskAhead ask, int ahead, int blocks) {
+      const std::size_t shared = blocks > 0 ? std::size_t{64 * 1024} / blocks - 2048 : 0;
+      CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 blocks > 0 ? 28 : cudaSharedmemCarveoutDefault));
       const dim3 grid(N / 4 / 64, N / (16 * 4));
       const auto launch = [&] {
-        kernel<<<grid, dim3(32, 8)>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N);
+        kernel<<<grid, dim3(32, 8), shared>>>(reinterpret_cast<const float4*>(b.in), reinterpret_cast<float4*>(b.out), N / 4, N);
       };
       const bool same = copies_exactly(b, launch);
       const float us = time_it(launch);
-      std::printf("copy in the walked pairs' shape (16 rows a warp, 2 x 4 warps, odd rows of warps upwards), %s%s  regs %3d blocks/SM %d  %s %7.1f us  x copy %.3f\n",
+      std::printf("copy in the walked pairs' shape (16 rows a warp, 2 x 4 warps, odd rows of warps upwards), %s, %s %d ahead  regs %3d blocks/SM %d  %s %7.1f us  x copy %.3f\n",
                   halo == 0 ? "its own float4s" : halo == 1 ? "its own float4s of the halo rows too" : "the window: halo rows and halo columns",
-                  prefetch ? ", rows asked of L1 two ahead" : "", regs_of(kernel), blocks_per_sm(kernel, 256, 0),
+                  asked[static_cast<int>(ask)], ask == AskAhead::none ? 0 : ahead, regs_of(kernel), blocks_per_sm(kernel, 256, shared),
                   same ? "ok   " : "WRONG", us, us / b.copy_us);
       std::fflush(stdout);
     };
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
-    for (int k = 0; k < 4; ++k) {
-      run_library_walk(b, c7, a, m);
-      copy(walk_copy<16, 0, false>, 0, false);
-      copy(walk_copy<16, 0, true>, 0, true);
-      copy(walk_copy<16, 1, true>, 1, true);
-      copy(walk_copy<16, 2, true>, 2, true);
-      copy(walk_copy<16, 2, false>, 2, false);
-    }
+    using A = AskAhead;
+    if (table("walk_copy"))
+      for (int k = 0; k < 4; ++k) { // its own float4s, the halo rows, the halo columns
+        run_library_walk(b, c7, a, m);
+        copy(walk_copy<16, 0, A::none>, 0, A::none, 2, 0);
+        copy(walk_copy<16, 0, A::l1>, 0, A::l1, 2, 0);
+        copy(walk_copy<16, 1, A::l1>, 1, A::l1, 2, 0);
+        copy(walk_copy<16, 2, A::l1>, 2, A::l1, 2, 0);
+        copy(walk_copy<16, 2, A::none>, 2, A::none, 2, 0);
+      }
+    if (table("walk_copy_ahead"))
+      for (int k = 0; k < 3; ++k) { // how the rows ahead are asked for, at the walk's 4 blocks an SM and at 8
+        run_library_walk(b, c7, a, m);
+        for (const int blocks : {4, 0}) {
+          copy(walk_copy<16, 2, A::none>, 2, A::none, 2, blocks);
+          copy(walk_copy<16, 2, A::l1>, 2, A::l1, 2, blocks);
+          copy(walk_copy<16, 2, A::l2>, 2, A::l2, 2, blocks);
+          copy(walk_copy<16, 2, A::l2_evict_last>, 2, A::l2_evict_last, 2, blocks);
+          copy(walk_copy<16, 2, A::bulk_l2>, 2, A::bulk_l2, 2, blocks);
+          copy(walk_copy<16, 0, A::none>, 0, A::none, 2, blocks);
+          copy(walk_copy<16, 0, A::l1>, 0, A::l1, 2, blocks);
+          copy(walk_copy<16, 0, A::bulk_l2>, 0, A::bulk_l2, 2, blocks);
+        }
+        copy(walk_copy<16, 2, A::l1, 1>, 2, A::l1, 1, 4);
+        copy(walk_copy<16, 2, A::l1, 4>, 2, A::l1, 4, 4);
+        copy(walk_copy<16, 2, A::l2, 4>, 2, A::l2, 4, 4);
+        copy(walk_copy<16, 2, A::bulk_l2, 4>, 2, A::bulk_l2, 4, 4);
+        copy(walk_copy<16, 2, A::bulk_l2, 8>, 2, A::bulk_l2, 8, 4);
+      }
   }
-  if (table("walk_shapes")) { // the library's walked pairs, with their tail, taller and with registers for 3 blocks an SM
+  if (table("walk_shapes") || table("walk_ahead")) { // the library's walked pairs in other shapes, or asking for their rows ahead otherwise
     namespace cd = ladder::conv_detail;
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
     // Each shape with its own tail: the last rows of blocks of one wave (walk_tail_rows) walking
-    // TailS rows a warp.
-    const auto walk = [&, a = a, m = m](auto kernel, auto launch, auto counts, int rows, int tail_rows, int min_blocks) {
+    // TailS rows a warp. how: the rows ahead, when not the library's.
+    const auto walk = [&, a = a, m = m](auto kernel, auto launch, auto counts, int rows, int tail_rows, int min_blocks,
+                                        const char* how = "") {
       int sms = 0;
       CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
       const int per_sm = blocks_per_sm(kernel, 256, 0);
       const cd::WalkCounts c = counts(a);
       const cd::WalkTail tail{cd::walk_tail_rows(c.blocks_x, c.main_rows, std::int64_t{per_sm} * sms)};
       char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, 2 x 4 warps, min %d, last %2lld rows of blocks %d rows a warp  regs %3d blocks/SM %d",
-                    rows, min_blocks, static_cast<long long>(tail.block_rows), tail_rows, regs_of(kernel), per_sm);
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, 2 x 4 warps, min %d, last %2lld rows of blocks %d rows a warp%s  regs %3d blocks/SM %d",
+                    rows, min_blocks, static_cast<long long>(tail.block_rows), tail_rows, how, regs_of(kernel), per_sm);
       check_and_time(b, c7.expect, [&] { launch(a, m, nullptr, tail); }, label, 1e-5f);
     };
 #define LADDER_WALK_SHAPE(S, TS, MB) \
     walk(cd::convolve_walk_2d<7, S, 2, 4, MB, true, 1, TS>, \
          [](auto&&... v) { cd::launch_walk_2d<7, S, 2, 4, MB, true, 1, TS>(v...); }, \
          [](const cd::ImageArgs& x) { return cd::walk_2d_counts<7, S, 2, 4, 1, TS>(x); }, S, TS, MB)
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 4 && table("walk_shapes"); ++k) {
       run_library_walk(b, c7, a, m);
       LADDER_WALK_SHAPE(16, 6, 4);
       LADDER_WALK_SHAPE(16, 6, 3);
@@ -2200,6 +2247,25 @@ int main(int argc, char** argv) {
       LADDER_WALK_SHAPE(32, 8, 3);
     }
 #undef LADDER_WALK_SHAPE
+    // The library's shape and tail, its rows ahead asked for as walk_copy_ahead's copies ask
+    // (cd::ask_ahead's levels: 1 L1, 2 L2, 3 L2 evict-last, 4 L2 in bulk by lane 0), Ahead rows ahead.
+#define LADDER_WALK_AHEAD(L, AH, HOW) \
+    walk(cd::convolve_walk_2d<7, 16, 2, 4, 4, true, 1, 6, L, AH>, \
+         [](auto&&... v) { cd::launch_walk_2d<7, 16, 2, 4, 4, true, 1, 6, L, AH>(v...); }, \
+         [](const cd::ImageArgs& x) { return cd::walk_2d_counts<7, 16, 2, 4, 1, 6>(x); }, 16, 6, 4, HOW)
+    for (int k = 0; k < 4 && table("walk_ahead"); ++k) {
+      run_library_walk(b, c7, a, m);
+      LADDER_WALK_AHEAD(1, 2, ", rows asked of L1 2 ahead (the library's)");
+      LADDER_WALK_AHEAD(1, 3, ", rows asked of L1 3 ahead");
+      LADDER_WALK_AHEAD(1, 4, ", rows asked of L1 4 ahead");
+      LADDER_WALK_AHEAD(2, 2, ", rows asked of L2 2 ahead");
+      LADDER_WALK_AHEAD(2, 4, ", rows asked of L2 4 ahead");
+      LADDER_WALK_AHEAD(3, 2, ", rows asked of L2 evict-last 2 ahead");
+      LADDER_WALK_AHEAD(3, 4, ", rows asked of L2 evict-last 4 ahead");
+      LADDER_WALK_AHEAD(4, 2, ", rows asked of L2 in bulk 2 ahead");
+      LADDER_WALK_AHEAD(4, 4, ", rows asked of L2 in bulk 4 ahead");
+    }
+#undef LADDER_WALK_AHEAD
   }
   if (table("edges")) { // where walk_pairs.cuh's kernel loses to the tool's: its edge warps, its grid's order
     const auto c7 = make_case<7>(b, 777);

@@ -92,12 +92,26 @@ template <int MW> struct OrientedTaps {
   } w;
 };
 
-// Asks L1 (Level 1) or L2 (Level 2) for the line holding p; no register waits on it.
+// Asks L1 (Level 1) or L2 (Level 2; 3: marked evict-last) for the line holding p; no register
+// waits on it.
 template <int Level> __device__ __forceinline__ void prefetch_line(const void* p) {
   if constexpr (Level == 1)
     asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-  else
+  else if constexpr (Level == 2)
     asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+  else
+    asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"(p));
+}
+
+// Asks for a warp's row ahead: Level 1 to 3 as prefetch_line, a lane a line (p: the lane's line);
+// 4: the warp's Bytes from p asked of L2 in bulk by lane 0 (cp.async.bulk.prefetch).
+template <int Level, int Bytes> __device__ __forceinline__ void ask_ahead(const void* p, int lane) {
+  if constexpr (Level == 4) {
+    if (lane == 0)
+      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "n"(Bytes) : "memory");
+  } else {
+    prefetch_line<Level>(p);
+  }
 }
 
 // A walk of s output rows' s + MW - 1 input rows (s >= MW - 1) through step(r, lo, hi, edge): the
@@ -125,16 +139,17 @@ struct NoRowHook {
 // row and window inside the image and aligned; input rows downwards or (up) upwards. 16-byte loads
 // and stores one pitch apart, nothing tested where the warp owns every row it computes (Owned);
 // otherwise (a warp moved up or down to fit the image) only output rows y + o for
-// own_lo <= o < own_hi are stored. (AheadLevel: where the rows ahead are asked for; 2 only in the
-// strips tool's measurement of a second copy of this code. after_row(r): called after each walked
-// row, the strips tool's long walks keep their warps together through it.)
+// own_lo <= o < own_hi are stored. (AheadLevel: how the rows Ahead rows ahead are asked for,
+// ask_ahead's Level; others than 1 only in the strips tool's measurements. after_row(r): called
+// after each walked row, the strips tool's long walks keep their warps together through it.)
 // The output pointer holds the thread's column: computed from the row's start every row, the
 // store cost 4 more instructions a row. Fewer instructions a row measured slower (H200,
 // 2026-11-29, bench/results/convolution-walk-code-h200-2026-11-29.md): a copy of the walk a
 // direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
-template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1>
+template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1,
+          int Ahead = Walk2d<MW, MW - 1, 1, 2, KV>::ahead>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
@@ -159,13 +174,14 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   const int lane = static_cast<int>(threadIdx.x % 32), line = lane % (4 * KV);
   const unsigned char* ahead = window + (4 * W::h4 - 4 * KV * lane) * 4 + line * 128;
 #pragma unroll
-  for (int r = 0; r < Wk::ahead; ++r)
-    prefetch_line<AheadLevel>(ahead + r * step);
-  ahead += Wk::ahead * step;
+  for (int r = 0; r < Ahead; ++r)
+    ask_ahead<AheadLevel, 512 * KV>(ahead + r * step, lane);
+  ahead += Ahead * step;
   float acc[MW][4 * KV];
   const auto walk_step = [&](int r, int lo, int hi, auto edge) {
-    if (!decltype(edge)::value || r + Wk::ahead < rows) { // (rows between: r < s, so always)
-      prefetch_line<AheadLevel>(ahead);
+    static_assert(Ahead <= MW - 1, "the rows between ask for rows of the walk only");
+    if (!decltype(edge)::value || r + Ahead < rows) { // (rows between: r < s, so always)
+      ask_ahead<AheadLevel, 512 * KV>(ahead, lane);
       ahead += step;
     }
     float4 win[W::loads];
@@ -208,7 +224,9 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S>
+// AheadLevel, Ahead: walk_interior's (the library's: rows asked of L1 2 ahead).
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
@@ -248,9 +266,9 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
     const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
     const OrientedTaps<MW> taps{{mask, up * MW * MW}};
     if (y0 == y_own)
-      return walk_interior<MW, true, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0);
+      return walk_interior<MW, true, AheadLevel, NoRowHook, KV, Ahead>(a, taps, x, y0, s, up != 0);
     const std::int64_t own_lo = y_own - y0, own_hi = own_lo + s;
-    walk_interior<MW, false, 1, NoRowHook, KV>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+    walk_interior<MW, false, AheadLevel, NoRowHook, KV, Ahead>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
                                                static_cast<int>(own_hi > s ? s : own_hi));
   };
   const std::int64_t row_in_block = warp / WarpsX;
@@ -349,21 +367,23 @@ WalkGrid walk_2d_grid(const ImageArgs& a, const WalkTail& tail = {}) {
 
 // Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image, and
 // says whether it did; `mask` one way up (the launch adds the other).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream, const WalkTail& tail = {}) {
   if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail))
     return false;
   const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail);
-  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS>
+  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead>
       <<<dim3(g.blocks_x, g.blocks_y), dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
   return true;
 }
 
 // The same for an image it must take (the strips tool's measurements).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S>
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream, const WalkTail& tail = {}) {
-  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS>(a, mask, stream, tail))
+  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead>(a, mask, stream, tail))
     throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than a warp's "
                                 "columns + 8 or lower than its rows, or a grid too large");
 }
