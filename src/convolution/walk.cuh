@@ -56,9 +56,10 @@ template <int MW, int S, int WarpsX, int WarpsY, int KV = 1> struct Walk2d {
   static constexpr int threads = 32 * WarpsX * WarpsY;
   static constexpr int halo = MW / 2, rows = S + MW - 1;
   static constexpr int warp_w = 128 * KV, tile_w = warp_w * WarpsX, tile_h = S * WarpsY;
-  // Rows asked of L1 ahead of the walk. 3 measured the same, 1 and 4 slower; the window loaded
-  // during the row before and every row asked of L2 at the start, slower (H200, 2026-11-29,
-  // bench/results/convolution-walk-relax-, -loads- and -early-loads-h200-2026-11-29.md).
+  // Rows asked for ahead of the walk by default (the library's shape sets its own, WalkShape):
+  // asked of L1, 3 measured the same, 1 and 4 slower; the window loaded during the row before and
+  // every row asked of L2 at the start, slower (H200, 2026-11-29, bench/results/
+  // convolution-walk-relax-, -loads- and -early-loads-h200-2026-11-29.md).
   static constexpr int ahead = 2;
   // Output rows a thread of the frame walks down a side column (frame.hpp): 8 measured the same,
   // 32 slower (H200, 2026-11-29, bench/results/convolution-walk-frame-walks-h200-2026-11-29.md).
@@ -284,10 +285,16 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
 // 165.0-178.9 (its taps reloaded into uniform registers every row). Taller walks (20 to 32 rows)
 // and blocks of 4 to 32 warps measured no faster (convolution-walk-heights-h200-2026-11-29.md,
 // convolution-walk-big-h200-2026-11-29.md). The grid's last blocks walk tail_rows (walk_tail_rows).
+// The rows ahead: asked of L2 marked evict-last, 3 rows ahead (ask_ahead level 3). At 7 x 7 on an
+// H200 (2026-11-30, bench/results/convolution-walk-ahead-masks-h200-2026-11-30.md) 144.5-146.2 us
+// against 147.2-148.8 asked of L1 2 ahead (the shape's earlier way), 144.8-147.1 at 4 ahead and
+// 149-153 at 5 and 6; asked of L2 unmarked, 147.9-148.3, and in bulk by one lane a warp
+// (cp.async.bulk.prefetch), 161-166 (convolution-walk-ahead-h200-2026-11-30.md).
 template <int MW> struct WalkShape {
   static constexpr int rows = 16, warps_x = 2, warps_y = 4, min_blocks = 4;
   static constexpr int tail_rows = MW - 1; // the shortest walk
   static constexpr bool pairs = true;
+  static constexpr int ask_level = 3, ahead = MW - 1 < 3 ? MW - 1 : 3;
 };
 
 // How many of a grid's last rows of tile blocks walk the kernel's TailS rows a warp instead of S.
@@ -394,7 +401,7 @@ template <int MW> std::int64_t walk_shape_resident() {
   using Shape = WalkShape<MW>;
   static core::PerDevice cache;
   const auto kernel = convolve_walk_2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks,
-                                       Shape::pairs, 1, Shape::tail_rows>;
+                                       Shape::pairs, 1, Shape::tail_rows, Shape::ask_level, Shape::ahead>;
   return core::resident_blocks(cache, reinterpret_cast<const void*>(kernel),
                                Walk2d<MW, Shape::rows, Shape::warps_x, Shape::warps_y>::threads);
 }
@@ -415,8 +422,8 @@ bool try_launch_walk_shape(const ImageArgs& a, const MaskParam& mask, cudaStream
   constexpr int S = Shape::rows, X = Shape::warps_x, Y = Shape::warps_y, T = Shape::tail_rows;
   if (!walk_2d_fits<MW, S, X, Y, 1, T>(a))
     return false;
-  return try_launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T>(a, mask, stream,
-                                                                               walk_shape_tail<MW>(a));
+  return try_launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Shape::ask_level, Shape::ahead>(
+      a, mask, stream, walk_shape_tail<MW>(a));
 }
 
 } // namespace ladder::conv_detail

@@ -273,7 +273,8 @@ TEST(ConvolutionWalk, TailsOfEveryLengthAndBorder) {
         const auto mask = conv_detail::make_mask_param(harness.mask.data(), 7, 7);
         const auto got = harness.run([&](cudaStream_t s) {
           conv_detail::launch_walk_2d<7, Shape::rows, Shape::warps_x, Shape::warps_y, Shape::min_blocks,
-                                      Shape::pairs, 1, Shape::tail_rows>(a, mask, s, conv_detail::WalkTail{tail});
+                                      Shape::pairs, 1, Shape::tail_rows, Shape::ask_level, Shape::ahead>(
+              a, mask, s, conv_detail::WalkTail{tail});
         });
         EXPECT_EQ(lab::convolution::compare_images<float>(
                       got, harness.expected(border), c.width,
