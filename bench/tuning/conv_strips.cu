@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, thirty-three tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, thirty-two tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -57,8 +57,7 @@
 //          for 4 blocks an SM (64 a thread) or 3 (80);
 // - walk_ahead: the library's walked pairs asking for their rows ahead as walk_copy_ahead's copies
 //          do (L1, L2, L2 evict-last, L2 in bulk), 2 to 4 ahead; walk_ahead_masks: the walks at 3 x 3,
-//          5 x 5 and 7 x 7 with their rows asked of L2 evict-last, 2 to 6 ahead; walk_hints: the
-//          library's walk with its stores evict-first and its loads asking L2 for 256 bytes;
+//          5 x 5 and 7 x 7 with their rows asked of L2 evict-last, 2 to 6 ahead;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -1106,18 +1105,18 @@ std::pair<ladder::conv_detail::ImageArgs, ladder::conv_detail::MaskParam> librar
 
 // The library's walked pairs in their shape and with their tail (WalkShape, walk_shape_tail),
 // their rows ahead asked for by ask_ahead's Level, Ahead rows ahead (how: said so in the label).
-template <int MW, int Level, int Ahead, int Hints = 0>
+template <int MW, int Level, int Ahead>
 void run_walk_asking(Bench& b, const Case<MW>& c, const ladder::conv_detail::ImageArgs& a,
                      const ladder::conv_detail::MaskParam& m, const char* how) {
   namespace cd = ladder::conv_detail;
   using Shape = cd::WalkShape<MW>;
   constexpr int S = Shape::rows, X = Shape::warps_x, Y = Shape::warps_y, T = Shape::tail_rows;
-  const auto kernel = cd::convolve_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Level, Ahead, Hints>;
+  const auto kernel = cd::convolve_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Level, Ahead>;
   char label[240];
   std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW %d  the library's shape and tail, %s  regs %3d",
                 MW, how, regs_of(kernel));
   check_and_time(b, c.expect, [&] {
-    cd::launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Level, Ahead, Hints>(a, m, nullptr, cd::walk_shape_tail<MW>(a));
+    cd::launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Level, Ahead>(a, m, nullptr, cd::walk_shape_tail<MW>(a));
   }, label, 1e-5f);
 }
 
@@ -2286,19 +2285,6 @@ int main(int argc, char** argv) {
       LADDER_WALK_AHEAD(4, 4, ", rows asked of L2 in bulk 4 ahead");
     }
 #undef LADDER_WALK_AHEAD
-  }
-  if (table("walk_hints")) { // the library's walk (rows asked of L2 evict-last 3 ahead) with hints on its loads and stores
-    const auto c7 = make_case<7>(b, 777);
-    const auto [a7, m7] = library_args(b, c7);
-    for (int k = 0; k < 4; ++k) {
-      run_library_walk(b, c7, a7, m7);
-      run_walk_asking<7, 1, 2>(b, c7, a7, m7, "rows asked of L1 2 ahead (the shape's earlier way)");
-      run_walk_asking<7, 3, 3>(b, c7, a7, m7, "rows asked of L2 evict-last 3 ahead (the library's)");
-      run_walk_asking<7, 3, 3, 1>(b, c7, a7, m7, "rows asked of L2 evict-last 3 ahead, stores evict-first (st.global.cs)");
-      run_walk_asking<7, 3, 3, 2>(b, c7, a7, m7, "rows asked of L2 evict-last 3 ahead, loads asking L2 for 256 bytes");
-      run_walk_asking<7, 3, 3, 3>(b, c7, a7, m7, "rows asked of L2 evict-last 3 ahead, stores evict-first, loads asking L2 for 256 bytes");
-      run_walk_asking<7, 1, 2, 2>(b, c7, a7, m7, "rows asked of L1 2 ahead, loads asking L2 for 256 bytes");
-    }
   }
   if (table("walk_ahead_masks")) { // the walks at 3 x 3, 5 x 5 and 7 x 7, rows asked of L2 evict-last 2 to 6 ahead
     const auto c3 = make_case<3>(b, 333);

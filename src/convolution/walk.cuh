@@ -150,7 +150,7 @@ struct NoRowHook {
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
 template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1,
-          int Ahead = Walk2d<MW, MW - 1, 1, 2, KV>::ahead, int Hints = 0>
+          int Ahead = Walk2d<MW, MW - 1, 1, 2, KV>::ahead>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
@@ -189,15 +189,7 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
     const auto* p = reinterpret_cast<const float4*>(window);
 #pragma unroll
     for (int j = 0; j < W::loads; ++j)
-      if constexpr ((Hints & 2) != 0) {
-        float4 v;
-        asm("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p + j));
-        win[j] = v;
-      } else {
-        win[j] = __ldg(p + j);
-      }
+      win[j] = __ldg(p + j);
     window += step;
     strip_apply_row<MW, 4 * KV, decltype(edge)::value>(acc, reinterpret_cast<const float*>(win), taps, lo, hi);
     after_row(r);
@@ -206,10 +198,7 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
     if (Owned || (r >= r_first && r <= r_last)) {
 #pragma unroll
       for (int v = 0; v < KV; ++v)
-        if constexpr ((Hints & 1) != 0)
-          __stcs(reinterpret_cast<float4*>(out_px) + v, pack4(acc[MW - 1] + 4 * v));
-        else
-          reinterpret_cast<float4*>(out_px)[v] = pack4(acc[MW - 1] + 4 * v);
+        reinterpret_cast<float4*>(out_px)[v] = pack4(acc[MW - 1] + 4 * v);
     }
     out_px += out_step;
   };
@@ -238,7 +227,7 @@ struct WalkGrid {
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
 // AheadLevel, Ahead: walk_interior's (the library's: rows asked of L1 2 ahead).
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
-          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead, int Hints = 0>
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
@@ -278,9 +267,9 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
     const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
     const OrientedTaps<MW> taps{{mask, up * MW * MW}};
     if (y0 == y_own)
-      return walk_interior<MW, true, AheadLevel, NoRowHook, KV, Ahead, Hints>(a, taps, x, y0, s, up != 0);
+      return walk_interior<MW, true, AheadLevel, NoRowHook, KV, Ahead>(a, taps, x, y0, s, up != 0);
     const std::int64_t own_lo = y_own - y0, own_hi = own_lo + s;
-    walk_interior<MW, false, AheadLevel, NoRowHook, KV, Ahead, Hints>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+    walk_interior<MW, false, AheadLevel, NoRowHook, KV, Ahead>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
                                                static_cast<int>(own_hi > s ? s : own_hi));
   };
   const std::int64_t row_in_block = warp / WarpsX;
@@ -386,12 +375,12 @@ WalkGrid walk_2d_grid(const ImageArgs& a, const WalkTail& tail = {}) {
 // Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image, and
 // says whether it did; `mask` one way up (the launch adds the other).
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
-          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead, int Hints = 0>
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream, const WalkTail& tail = {}) {
   if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail))
     return false;
   const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail);
-  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead, Hints>
+  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead>
       <<<dim3(g.blocks_x, g.blocks_y), dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
   return true;
@@ -399,9 +388,9 @@ bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t 
 
 // The same for an image it must take (the strips tool's measurements).
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
-          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead, int Hints = 0>
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream, const WalkTail& tail = {}) {
-  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead, Hints>(a, mask, stream, tail))
+  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead>(a, mask, stream, tail))
     throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than a warp's "
                                 "columns + 8 or lower than its rows, or a grid too large");
 }
