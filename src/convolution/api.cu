@@ -182,9 +182,9 @@ bool launch_library_wide(const ImageArgs& a, const MaskParam& mask, cudaStream_t
 
 // Float images of one channel with 7 x 7 masks whose rows are 16-byte aligned, at least 136
 // pixels wide and a warp's rows high, take the walked tile in pairs (walk.cuh), its shape from
-// WalkShape; returns false for any other image. At float 8192^2 on an H200 it took 144.5 us against
-// the wide tile's 163.4 and the copy's 129.3 in `ladder run convolution` (2026-11-29, bench/results/
-// convolution-frame-walks-h200-2026-11-29.md); its upward warps add the mask's rows bottom first.
+// WalkShape; returns false for any other image. At float 8192^2 on an H200 it took 141.5 us against
+// the wide tile's 163.1 and the copy's 127.6 in `ladder run convolution` (2026-11-30, bench/results/
+// convolution-walk-evict-last-h200-2026-11-30.md); its upward warps add the mask's rows bottom first.
 bool launch_library_walk(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream) {
   return mask.width == 7 && mask.height == 7 && try_launch_walk_shape<7>(a, mask, stream);
 }
