@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, thirty-two tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, thirty-three tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -57,7 +57,8 @@
 //          for 4 blocks an SM (64 a thread) or 3 (80);
 // - walk_ahead: the library's walked pairs asking for their rows ahead as walk_copy_ahead's copies
 //          do (L1, L2, L2 evict-last, L2 in bulk), 2 to 4 ahead; walk_ahead_masks: the walks at 3 x 3,
-//          5 x 5 and 7 x 7 with their rows asked of L2 evict-last, 2 to 6 ahead;
+//          5 x 5 and 7 x 7 with their rows asked of L2 evict-last, 2 to 6 ahead; walk_clusters: the
+//          library's walk in thread block clusters of 1 x 2 to 2 x 2 neighbouring blocks;
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -1102,6 +1103,37 @@ std::pair<ladder::conv_detail::ImageArgs, ladder::conv_detail::MaskParam> librar
   m.width = m.height = MW;
   return {a, m};
 }
+
+// The library's 7 x 7 walk (its shape, tail and rows ahead) launched in thread block clusters of
+// CX x CY blocks (the grid rounded up to whole clusters: the extra blocks find no work), so that
+// neighbouring blocks, which read each other's halo, run on SMs of one GPC.
+template <int CX, int CY>
+void run_walk_clustered(Bench& b, const Case<7>& c, const ladder::conv_detail::ImageArgs& a,
+                        const ladder::conv_detail::MaskParam& m) {
+  namespace cd = ladder::conv_detail;
+  using Shape = cd::WalkShape<7>;
+  constexpr int S = Shape::rows, X = Shape::warps_x, Y = Shape::warps_y, T = Shape::tail_rows;
+  const auto kernel = cd::convolve_walk_2d<7, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Shape::ask_level, Shape::ahead>;
+  const cd::WalkGrid g = cd::walk_2d_grid<7, S, X, Y, 1, T>(a, cd::walk_shape_tail<7>(a));
+  const auto taps = cd::walk_taps<7>(m);
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3((g.blocks_x + CX - 1) / CX * CX, (g.blocks_y + CY - 1) / CY * CY);
+  config.blockDim = dim3(32, X * Y);
+  cudaLaunchAttribute cluster[1];
+  cluster[0].id = cudaLaunchAttributeClusterDimension;
+  cluster[0].val.clusterDim.x = CX;
+  cluster[0].val.clusterDim.y = CY;
+  cluster[0].val.clusterDim.z = 1;
+  config.attrs = cluster;
+  config.numAttrs = 1;
+  int clusters = 0;
+  CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  char label[240];
+  std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  the library's launch in clusters of %d x %d blocks (%d clusters at once)",
+                CX, CY, clusters);
+  check_and_time(b, c.expect, [&] { CHECK(cudaLaunchKernelEx(&config, kernel, a, taps, g)); }, label, 1e-5f);
+}
+
 
 // The library's walked pairs in their shape and with their tail (WalkShape, walk_shape_tail),
 // their rows ahead asked for by ask_ahead's Level, Ahead rows ahead (how: said so in the label).
@@ -2285,6 +2317,18 @@ int main(int argc, char** argv) {
       LADDER_WALK_AHEAD(4, 4, ", rows asked of L2 in bulk 4 ahead");
     }
 #undef LADDER_WALK_AHEAD
+  }
+  if (table("walk_clusters")) { // the library's 7 x 7 walk in thread block clusters of neighbouring blocks
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a7, m7] = library_args(b, c7);
+    for (int k = 0; k < 4; ++k) {
+      run_library_walk(b, c7, a7, m7);
+      run_walk_clustered<1, 1>(b, c7, a7, m7);
+      run_walk_clustered<1, 2>(b, c7, a7, m7);
+      run_walk_clustered<2, 1>(b, c7, a7, m7);
+      run_walk_clustered<2, 2>(b, c7, a7, m7);
+      run_walk_clustered<1, 4>(b, c7, a7, m7);
+    }
   }
   if (table("walk_ahead_masks")) { // the walks at 3 x 3, 5 x 5 and 7 x 7, rows asked of L2 evict-last 2 to 6 ahead
     const auto c3 = make_case<3>(b, 333);
