@@ -383,7 +383,6 @@ __global__ void __launch_bounds__(WARPS * 32, MinBlocks)
     step(r, std::true_type{});
 }
 
-
 // The library's wide tile (convolution/wide.cuh) with L2 asked for the rows of the tile Ahead
 // tiles below as well as (OwnToo) the warp's own: the blocks run in raster order, so the rows
 // the blocks a few grid rows later will read are streamed into L2 in the image's order, and the
@@ -1134,7 +1133,6 @@ void run_walk_clustered(Bench& b, const Case<7>& c, const ladder::conv_detail::I
   check_and_time(b, c.expect, [&] { CHECK(cudaLaunchKernelEx(&config, kernel, a, taps, g)); }, label, 1e-5f);
 }
 
-
 // The library's walked pairs in their shape and with their tail (WalkShape, walk_shape_tail),
 // their rows ahead asked for by ask_ahead's Level, Ahead rows ahead (how: said so in the label).
 template <int MW, int Level, int Ahead>
@@ -1151,7 +1149,6 @@ void run_walk_asking(Bench& b, const Case<MW>& c, const ladder::conv_detail::Ima
     cd::launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Level, Ahead>(a, m, nullptr, cd::walk_shape_tail<MW>(a));
   }, label, 1e-5f);
 }
-
 
 template <class Kernel> int blocks_per_sm(Kernel kernel, int threads, std::size_t shared) {
   int blocks = 0;

@@ -178,9 +178,9 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   for (int r = 0; r < Ahead; ++r)
     ask_ahead<AheadLevel, 512 * KV>(ahead + r * step, lane);
   ahead += Ahead * step;
+  static_assert(Ahead <= MW - 1, "the rows between ask for rows of the walk only");
   float acc[MW][4 * KV];
   const auto walk_step = [&](int r, int lo, int hi, auto edge) {
-    static_assert(Ahead <= MW - 1, "the rows between ask for rows of the walk only");
     if (!decltype(edge)::value || r + Ahead < rows) { // (rows between: r < s, so always)
       ask_ahead<AheadLevel, 512 * KV>(ahead, lane);
       ahead += step;
@@ -225,7 +225,8 @@ struct WalkGrid {
 };
 
 // Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-// AheadLevel, Ahead: walk_interior's (the library's: rows asked of L1 2 ahead).
+// AheadLevel, Ahead: walk_interior's (by default rows asked of L1 2 ahead; the library's shape asks
+// as WalkShape says).
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
           int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
@@ -288,8 +289,9 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
 // The rows ahead: asked of L2 marked evict-last, 3 rows ahead (ask_ahead level 3). At 7 x 7 on an
 // H200 (2026-11-30, bench/results/convolution-walk-ahead-masks-h200-2026-11-30.md) 144.5-146.2 us
 // against 147.2-148.8 asked of L1 2 ahead (the shape's earlier way), 144.8-147.1 at 4 ahead and
-// 149-153 at 5 and 6; asked of L2 unmarked, 147.9-148.3, and in bulk by one lane a warp
-// (cp.async.bulk.prefetch), 161-166 (convolution-walk-ahead-h200-2026-11-30.md).
+// 149-153 at 5 and 6; in another call, where L1 2 ahead took 148.2-148.4, asked of L2 unmarked
+// 147.9-148.3 and in bulk by one lane a warp (cp.async.bulk.prefetch) 161-166
+// (convolution-walk-ahead-h200-2026-11-30.md).
 template <int MW> struct WalkShape {
   static constexpr int rows = 16, warps_x = 2, warps_y = 4, min_blocks = 4;
   static constexpr int tail_rows = MW - 1; // the shortest walk
