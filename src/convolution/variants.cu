@@ -1774,9 +1774,9 @@ std::span<const Rung2d> registry_2d() {
       Rung2d{.info = {.name = "walked_pairs",
                       .idea = "the wide tile's 4 outputs a thread walked down 16 rows in a loop "
                               "with rolling sums (64 registers, 32 warps an SM), rows asked of "
-                              "L1 two ahead, odd warps walking up so that pairs share their rows "
-                              "in L1; every warp walks as an interior one, the frame walked down "
-                              "columns of 4 pixels",
+                              "L2 three ahead (evict-last), odd warps walking up so that pairs "
+                              "share their rows in L1; every warp walks as an interior one, the "
+                              "frame walked down columns of 4 pixels",
                       .role = Role::beyond,
                       .params = {{{"tile_pixels", 128}, {"tile_rows", 16}, {"threads", 256},
                                   {"min_blocks", 4}}},
