@@ -740,6 +740,12 @@ __global__ void __launch_bounds__(256, 4) walk_copy(const float4* __restrict__ i
   }
 }
 
+// One walk_copy variant (16 rows a warp), as the walk_copy tables name it.
+template <int Halo, AskAhead Ask, int Ahead = 2> struct WalkCopyOf {
+  static constexpr int halo = Halo, ahead = Ahead;
+  static constexpr AskAhead ask = Ask;
+};
+
 // The ideal tile: a convolution's loads, FMAs and stores in the lane-halo kernel's shape (a warp a
 // row of 128 columns, blocks of 32 x 8 threads, each thread its own float4 of the RY + MW - 1
 // input rows of its RY output rows, every load issued before the first FMA), with no halo
@@ -2213,7 +2219,11 @@ int main(int argc, char** argv) {
                                             "rows asked of L2 evict-last", "rows asked of L2 in bulk, 512 bytes by lane 0"};
     // blocks: 0 as many an SM as fit; otherwise held to that many by dynamic shared memory, out of
     // a shared-memory carve-out of 64 KB (the rest of the SM's 256 KB stays L1).
-    const auto copy = [&](auto kernel, int halo, AskAhead ask, int ahead, int blocks) {
+    const auto copy = [&](auto variant, int blocks) {
+      using V = decltype(variant);
+      constexpr int halo = V::halo, ahead = V::ahead;
+      constexpr AskAhead ask = V::ask;
+      const auto kernel = walk_copy<16, halo, ask, ahead>;
       const std::size_t shared = blocks > 0 ? std::size_t{64 * 1024} / blocks - 2048 : 0;
       CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                  blocks > 0 ? 28 : cudaSharedmemCarveoutDefault));
@@ -2235,30 +2245,30 @@ int main(int argc, char** argv) {
     if (table("walk_copy"))
       for (int k = 0; k < 4; ++k) { // its own float4s, the halo rows, the halo columns
         run_library_walk(b, c7, a, m);
-        copy(walk_copy<16, 0, A::none>, 0, A::none, 2, 0);
-        copy(walk_copy<16, 0, A::l1>, 0, A::l1, 2, 0);
-        copy(walk_copy<16, 1, A::l1>, 1, A::l1, 2, 0);
-        copy(walk_copy<16, 2, A::l1>, 2, A::l1, 2, 0);
-        copy(walk_copy<16, 2, A::none>, 2, A::none, 2, 0);
+        copy(WalkCopyOf<0, A::none>{}, 0);
+        copy(WalkCopyOf<0, A::l1>{}, 0);
+        copy(WalkCopyOf<1, A::l1>{}, 0);
+        copy(WalkCopyOf<2, A::l1>{}, 0);
+        copy(WalkCopyOf<2, A::none>{}, 0);
       }
     if (table("walk_copy_ahead"))
       for (int k = 0; k < 3; ++k) { // how the rows ahead are asked for, at the walk's 4 blocks an SM and at 8
         run_library_walk(b, c7, a, m);
         for (const int blocks : {4, 0}) {
-          copy(walk_copy<16, 2, A::none>, 2, A::none, 2, blocks);
-          copy(walk_copy<16, 2, A::l1>, 2, A::l1, 2, blocks);
-          copy(walk_copy<16, 2, A::l2>, 2, A::l2, 2, blocks);
-          copy(walk_copy<16, 2, A::l2_evict_last>, 2, A::l2_evict_last, 2, blocks);
-          copy(walk_copy<16, 2, A::bulk_l2>, 2, A::bulk_l2, 2, blocks);
-          copy(walk_copy<16, 0, A::none>, 0, A::none, 2, blocks);
-          copy(walk_copy<16, 0, A::l1>, 0, A::l1, 2, blocks);
-          copy(walk_copy<16, 0, A::bulk_l2>, 0, A::bulk_l2, 2, blocks);
+          copy(WalkCopyOf<2, A::none>{}, blocks);
+          copy(WalkCopyOf<2, A::l1>{}, blocks);
+          copy(WalkCopyOf<2, A::l2>{}, blocks);
+          copy(WalkCopyOf<2, A::l2_evict_last>{}, blocks);
+          copy(WalkCopyOf<2, A::bulk_l2>{}, blocks);
+          copy(WalkCopyOf<0, A::none>{}, blocks);
+          copy(WalkCopyOf<0, A::l1>{}, blocks);
+          copy(WalkCopyOf<0, A::bulk_l2>{}, blocks);
         }
-        copy(walk_copy<16, 2, A::l1, 1>, 2, A::l1, 1, 4);
-        copy(walk_copy<16, 2, A::l1, 4>, 2, A::l1, 4, 4);
-        copy(walk_copy<16, 2, A::l2, 4>, 2, A::l2, 4, 4);
-        copy(walk_copy<16, 2, A::bulk_l2, 4>, 2, A::bulk_l2, 4, 4);
-        copy(walk_copy<16, 2, A::bulk_l2, 8>, 2, A::bulk_l2, 8, 4);
+        copy(WalkCopyOf<2, A::l1, 1>{}, 4);
+        copy(WalkCopyOf<2, A::l1, 4>{}, 4);
+        copy(WalkCopyOf<2, A::l2, 4>{}, 4);
+        copy(WalkCopyOf<2, A::bulk_l2, 4>{}, 4);
+        copy(WalkCopyOf<2, A::bulk_l2, 8>{}, 4);
       }
   }
   if (table("walk_shapes") || table("walk_ahead")) { // the library's walked pairs in other shapes, or asking for their rows ahead otherwise
@@ -2266,17 +2276,16 @@ int main(int argc, char** argv) {
     const auto c7 = make_case<7>(b, 777);
     const auto [a, m] = library_args(b, c7);
     // Each shape with its own tail: the last rows of blocks of one wave (walk_tail_rows) walking
-    // TailS rows a warp. how: the rows ahead, when not the library's.
-    const auto walk = [&, a = a, m = m](auto kernel, auto launch, auto counts, int rows, int tail_rows, int min_blocks,
-                                        const char* how = "") {
+    // TailS rows a warp.
+    const auto walk = [&, a = a, m = m](auto kernel, auto launch, auto counts, int rows, int tail_rows, int min_blocks) {
       int sms = 0;
       CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
       const int per_sm = blocks_per_sm(kernel, 256, 0);
       const cd::WalkCounts c = counts(a);
       const cd::WalkTail tail{cd::walk_tail_rows(c.blocks_x, c.main_rows, std::int64_t{per_sm} * sms)};
       char label[240];
-      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, 2 x 4 warps, min %d, last %2lld rows of blocks %d rows a warp%s  regs %3d blocks/SM %d",
-                    rows, min_blocks, static_cast<long long>(tail.block_rows), tail_rows, how, regs_of(kernel), per_sm);
+      std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW 7  4 x %d a thread, 2 x 4 warps, min %d, last %2lld rows of blocks %d rows a warp  regs %3d blocks/SM %d",
+                    rows, min_blocks, static_cast<long long>(tail.block_rows), tail_rows, regs_of(kernel), per_sm);
       check_and_time(b, c7.expect, [&] { launch(a, m, nullptr, tail); }, label, 1e-5f);
     };
 #define LADDER_WALK_SHAPE(S, TS, MB) \
@@ -2296,24 +2305,19 @@ int main(int argc, char** argv) {
     }
 #undef LADDER_WALK_SHAPE
     // The library's shape and tail, its rows ahead asked for as walk_copy_ahead's copies ask
-    // (cd::ask_ahead's levels: 1 L1, 2 L2, 3 L2 evict-last, 4 L2 in bulk by lane 0), Ahead rows ahead.
-#define LADDER_WALK_AHEAD(L, AH, HOW) \
-    walk(cd::convolve_walk_2d<7, 16, 2, 4, 4, true, 1, 6, L, AH>, \
-         [](auto&&... v) { cd::launch_walk_2d<7, 16, 2, 4, 4, true, 1, 6, L, AH>(v...); }, \
-         [](const cd::ImageArgs& x) { return cd::walk_2d_counts<7, 16, 2, 4, 1, 6>(x); }, 16, 6, 4, HOW)
+    // (cd::ask_ahead's levels: 1 L1, 2 L2, 3 L2 evict-last, 4 L2 in bulk by lane 0).
     for (int k = 0; k < 4 && table("walk_ahead"); ++k) {
       run_library_walk(b, c7, a, m);
-      LADDER_WALK_AHEAD(1, 2, ", rows asked of L1 2 ahead (the library's)");
-      LADDER_WALK_AHEAD(1, 3, ", rows asked of L1 3 ahead");
-      LADDER_WALK_AHEAD(1, 4, ", rows asked of L1 4 ahead");
-      LADDER_WALK_AHEAD(2, 2, ", rows asked of L2 2 ahead");
-      LADDER_WALK_AHEAD(2, 4, ", rows asked of L2 4 ahead");
-      LADDER_WALK_AHEAD(3, 2, ", rows asked of L2 evict-last 2 ahead");
-      LADDER_WALK_AHEAD(3, 4, ", rows asked of L2 evict-last 4 ahead");
-      LADDER_WALK_AHEAD(4, 2, ", rows asked of L2 in bulk 2 ahead");
-      LADDER_WALK_AHEAD(4, 4, ", rows asked of L2 in bulk 4 ahead");
+      run_walk_asking<7, 1, 2>(b, c7, a, m, "rows asked of L1 2 ahead");
+      run_walk_asking<7, 1, 3>(b, c7, a, m, "rows asked of L1 3 ahead");
+      run_walk_asking<7, 1, 4>(b, c7, a, m, "rows asked of L1 4 ahead");
+      run_walk_asking<7, 2, 2>(b, c7, a, m, "rows asked of L2 2 ahead");
+      run_walk_asking<7, 2, 4>(b, c7, a, m, "rows asked of L2 4 ahead");
+      run_walk_asking<7, 3, 2>(b, c7, a, m, "rows asked of L2 evict-last 2 ahead");
+      run_walk_asking<7, 3, 4>(b, c7, a, m, "rows asked of L2 evict-last 4 ahead");
+      run_walk_asking<7, 4, 2>(b, c7, a, m, "rows asked of L2 in bulk 2 ahead");
+      run_walk_asking<7, 4, 4>(b, c7, a, m, "rows asked of L2 in bulk 4 ahead");
     }
-#undef LADDER_WALK_AHEAD
   }
   if (table("walk_clusters")) { // the library's 7 x 7 walk in thread block clusters of neighbouring blocks
     const auto c7 = make_case<7>(b, 777);
