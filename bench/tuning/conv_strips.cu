@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, thirty-three tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, thirty-four tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -59,6 +59,10 @@
 //          do (L1, L2, L2 evict-last, L2 in bulk), 2 to 4 ahead; walk_ahead_masks: the walks at 3 x 3,
 //          5 x 5 and 7 x 7 with their rows asked of L2 evict-last, 2 to 6 ahead; walk_clusters: the
 //          library's walk in thread block clusters of 1 x 2 to 2 x 2 neighbouring blocks;
+// - walk_stacked: the library's walk from the grid of blocks the device holds at once, each block
+//          walking tiles in turn (walk_stacked.cuh), an SM's blocks on tiles one above the other or
+//          in the grid's order, with and without a tail (profile_walk_stacked, not in "all": one
+//          launch each, for ncu);
 // - edges: the same with its edge warps skipped (checked inside only) or started first, beside the
 //          tool's with its edge warps skipped;
 // - columns: the long walks (walk_columns.cuh): the grid the device holds at once, each warp one
@@ -76,6 +80,7 @@
 #include "convolution/wide.cuh"
 #include "walk_columns.cuh"
 #include "walk_pairs.cuh"
+#include "walk_stacked.cuh"
 #include "core/tensor_map.hpp"
 #include "ladder/detail/bulk_copy.cuh"
 
@@ -1160,6 +1165,83 @@ template <class Kernel> int blocks_per_sm(Kernel kernel, int threads, std::size_
   int blocks = 0;
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared));
   return blocks;
+}
+
+// The stacked walks (walk_stacked.cuh): the library's 7 x 7 walk in its shape (16 rows a warp or
+// TailS in the tail, 2 x 4 warps, rows asked of L2 evict-last 3 ahead) from the grid of the blocks
+// the device holds at once, Stack 1 (the grid's order) or 4 (an SM's blocks one above the other).
+// The tail's rows of blocks are those of walk_2d_counts that leave the blocks' fixed shares of
+// walked rows most even (max_share: the largest share over the mean, printed).
+template <int Stack, int TailS, bool BySm = false>
+void run_walk_stacked(Bench& b, const Case<7>& c, const ladder::conv_detail::ImageArgs& a,
+                      const ladder::conv_detail::MaskParam& m) {
+  namespace cd = ladder::conv_detail;
+  constexpr int S = 16, X = 2, Y = 4, MB = 4, threads = 32 * X * Y;
+  const auto kernel = cd::walk_stacked_2d<7, S, X, Y, MB, TailS, 3, 3, Stack>;
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int per_sm = blocks_per_sm(kernel, threads, 0);
+  const std::int64_t grid = std::int64_t{per_sm} * sms;
+  // Each block's walked rows (S + 6 a tile, TailS + 6 a tail tile; the frame's blocks counted as
+  // none), items b, b + grid, ...: the tail that makes the largest share least.
+  const auto largest_share = [&](const cd::WalkTail& tail) {
+    const cd::WalkGrid g = cd::walk_2d_grid<7, S, X, Y, 1, TailS>(a, tail);
+    const std::int64_t main = std::int64_t{g.blocks_x} * g.tail_row;
+    const std::int64_t tiles = std::int64_t{g.blocks_x} * (g.blocks_y - g.frame_rows);
+    std::vector<std::int64_t> share(static_cast<std::size_t>(grid), 0);
+    for (std::int64_t n = 0; n < tiles; ++n)
+      share[static_cast<std::size_t>(n % grid)] += n < main ? S + 6 : TailS + 6;
+    std::int64_t most = 0, sum = 0;
+    for (const std::int64_t v : share)
+      most = std::max(most, v), sum += v;
+    return static_cast<double>(most) * static_cast<double>(grid) / static_cast<double>(sum);
+  };
+  cd::WalkTail tail{};
+  double max_share = largest_share(tail);
+  for (std::int64_t rows = 1; TailS != S && rows <= 64; ++rows)
+    if (const double share = largest_share(cd::WalkTail{rows}); share < max_share - 1e-9)
+      max_share = share, tail.block_rows = rows;
+  const cd::WalkGrid g = cd::walk_2d_grid<7, S, X, Y, 1, TailS>(a, tail);
+  // Where the GPU put the first round's blocks: groups b, b + sms, ... whose Stack blocks share an SM.
+  unsigned* smids = nullptr;
+  CHECK(cudaMalloc(&smids, static_cast<std::size_t>(grid) * sizeof(unsigned)));
+  const cd::WalkTaps<7> taps = cd::walk_taps<7>(m);
+  // BySm: a block walks as the block its SM and its place there make it (walk_stacked_2d's on_sm).
+  unsigned* on_sm = nullptr;
+  if (BySm)
+    CHECK(cudaMalloc(&on_sm, 1024 * sizeof(unsigned)));
+  const auto launch = [&](unsigned* record) {
+    if (BySm)
+      CHECK(cudaMemsetAsync(on_sm, 0, 1024 * sizeof(unsigned)));
+    kernel<<<static_cast<unsigned>(grid), dim3(32, X * Y)>>>(a, taps, g, sms, record, on_sm);
+  };
+  launch(smids);
+  CHECK(cudaGetLastError());
+  std::vector<unsigned> on(static_cast<std::size_t>(grid));
+  CHECK(cudaMemcpy(on.data(), smids, on.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(smids));
+  const unsigned highest = *std::max_element(on.begin(), on.end());
+  std::vector<int> count(highest + 1, 0);
+  for (const unsigned id : on)
+    ++count[id];
+  const auto [fewest, most] = std::minmax_element(count.begin(), count.end());
+  int together = 0;
+  for (int k = 0; k < sms; ++k) {
+    bool same = true;
+    for (int s = 1; s < per_sm && k + s * sms < grid; ++s)
+      same = same && on[static_cast<std::size_t>(k + s * sms)] == on[static_cast<std::size_t>(k)];
+    together += same;
+  }
+  char label[300];
+  std::snprintf(label, sizeof label,
+                "stacked walks (walk_stacked.cuh) MW 7  Stack %d%s, last %2lld rows of blocks %2d rows a warp, "
+                "grid %lld, largest share %.3f of the mean; blocks b + k sms on one SM %d of %d, SM ids 0 .. %u, "
+                "%d .. %d blocks an SM  regs %3d",
+                Stack, BySm ? " by SM id" : "", static_cast<long long>(tail.block_rows), TailS,
+                static_cast<long long>(grid), max_share, together, sms, highest, *fewest, *most, regs_of(kernel));
+  check_and_time(b, c.expect, [&] { launch(nullptr); }, label, 1e-5f);
+  if (BySm)
+    CHECK(cudaFree(on_sm));
 }
 
 // The long walks (walk.cuh's convolve_walk_columns_2d) over `waves` times the warps the device
@@ -2329,6 +2411,21 @@ int main(int argc, char** argv) {
       run_walk_clustered<2, 1>(b, c7, a7, m7);
       run_walk_clustered<2, 2>(b, c7, a7, m7);
       run_walk_clustered<1, 4>(b, c7, a7, m7);
+    }
+  }
+  if (table("walk_stacked") || which == "profile_walk_stacked") { // the walk from resident blocks, an SM's blocks one above the other
+    const bool profile = which == "profile_walk_stacked"; // one launch each (after the check), for ncu
+    const auto c7 = make_case<7>(b, 777);
+    const auto [a7, m7] = library_args(b, c7);
+    for (int k = 0; k < (profile ? 1 : 3); ++k) {
+      run_library_walk(b, c7, a7, m7);
+      run_walk_stacked<1, 16>(b, c7, a7, m7);
+      run_walk_stacked<4, 16>(b, c7, a7, m7);
+      run_walk_stacked<4, 16, true>(b, c7, a7, m7);
+      run_walk_stacked<1, 6>(b, c7, a7, m7);
+      run_walk_stacked<4, 6>(b, c7, a7, m7);
+      run_walk_stacked<4, 6, true>(b, c7, a7, m7);
+      run_walk_stacked<1, 6, true>(b, c7, a7, m7);
     }
   }
   if (table("walk_ahead_masks")) { // the walks at 3 x 3, 5 x 5 and 7 x 7, rows asked of L2 evict-last 2 to 6 ahead

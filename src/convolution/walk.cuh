@@ -224,29 +224,24 @@ struct WalkGrid {
   int warps_x = 0;
 };
 
-// Warp w of a block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of warps walk upwards.
-// AheadLevel, Ahead: walk_interior's (by default rows asked of L1 2 ahead; the library's shape asks
-// as WalkShape says).
-template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
-          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
-__global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
-    convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
+// One block's part of convolve_walk_2d's grid: block column bx of tile row tile_row (rows of blocks
+// below the frame's), warp w of the block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of
+// warps walk upwards. (A function of its own so that a grid of resident blocks can walk several
+// tiles each: the strips tool's stacked walks.)
+// (opaque_zero: 0, from a value the compiler cannot see, where the tile is walked in a loop: so
+// that the taps' offset, and so their loads, stay inside it rather than held in registers across
+// the loop and spilled.)
+template <int MW, int S, int WarpsX, int WarpsY, bool Pairs, int KV, int TailS, int AheadLevel, int Ahead>
+__device__ __forceinline__ void walk_tile(const ImageArgs& a, const WalkTaps<MW>& mask, const WalkGrid& g,
+                                          unsigned bx, unsigned tile_row, int opaque_zero = 0) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
   static_assert(TailS >= MW - 1 && TailS <= S, "a tail warp's first and last MW - 1 rows apart");
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
   const int warp = static_cast<int>(threadIdx.y), lane = static_cast<int>(threadIdx.x);
-  if (blockIdx.y < g.frame_rows) {
-    const std::int64_t q =
-        (static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x) * Wk::threads + warp * 32 + lane;
-    if (q < g.frame.count)
-      frame_part<MW>(a, mask, g.frame, q);
-    return;
-  }
   // The warp's rows: S from its tile row's start, or in the tail TailS. (A tail makes the row
   // count a run-time value, which costs the loop 5 instructions a row, 224 against 219 at 7 x 7,
   // measured level; without one, TailS == S, it stays a constant.)
-  const unsigned tile_row = blockIdx.y - g.frame_rows;
-  const int wx = static_cast<int>(blockIdx.x) * WarpsX + warp % WarpsX;
+  const int wx = static_cast<int>(bx) * WarpsX + warp % WarpsX;
   const auto walk = [&](int s, std::int64_t y_own) {
     if (wx >= g.warps_x || y_own >= a.height - Wk::halo)
       return; // the whole warp: its rows are the frame's
@@ -265,7 +260,7 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
     // Warp-uniform (through lane 0, so that ptxas knows): odd warps walk upwards. (Without pairs
     // too: with the taps at an offset ptxas knows to be 0 it held them in registers across the
     // walk, spilled, and moved them to uniform registers every row.)
-    const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
+    const int up = __shfl_sync(0xffffffffu, (Pairs ? (warp / WarpsX) % 2 : 0) + opaque_zero, 0);
     const OrientedTaps<MW> taps{{mask, up * MW * MW}};
     if (y0 == y_own)
       return walk_interior<MW, true, AheadLevel, NoRowHook, KV, Ahead>(a, taps, x, y0, s, up != 0);
@@ -277,6 +272,29 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, Mi
   const bool tail = TailS != S && tile_row >= g.tail_row;
   walk(tail ? TailS : S, tail ? std::int64_t{g.tail_row} * WarpsY * S + ((tile_row - g.tail_row) * std::int64_t{WarpsY} + row_in_block) * TailS
                               : (tile_row * std::int64_t{WarpsY} + row_in_block) * S);
+}
+
+// Frame block f of convolve_walk_2d's grid (its first g.frame_rows rows of blocks, f counted
+// across them): its threads' parts of the frame.
+template <int MW, int Threads>
+__device__ __forceinline__ void walk_frame_block(const ImageArgs& a, const WalkTaps<MW>& mask, const WalkGrid& g,
+                                                 std::int64_t f) {
+  const std::int64_t q = f * Threads + threadIdx.y * 32 + threadIdx.x;
+  if (q < g.frame.count)
+    frame_part<MW>(a, mask, g.frame, q);
+}
+
+// The kernel: a block a tile (walk_tile), the first g.frame_rows rows of blocks the frame.
+// AheadLevel, Ahead: walk_interior's (by default rows asked of L1 2 ahead; the library's shape asks
+// as WalkShape says).
+template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
+__global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
+    convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
+  if (blockIdx.y < g.frame_rows)
+    return walk_frame_block<MW, Walk2d<MW, S, WarpsX, WarpsY, KV>::threads>(
+        a, mask, g, static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x);
+  walk_tile<MW, S, WarpsX, WarpsY, Pairs, KV, TailS, AheadLevel, Ahead>(a, mask, g, blockIdx.x, blockIdx.y - g.frame_rows);
 }
 
 // The library's shape: 2 warps side by side, 4 pairs one below the other, 16 rows a warp,
