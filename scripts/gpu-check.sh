@@ -115,9 +115,12 @@ if has_step run; then
     2>>"$out/run.log" || fail "ladder list --resources (exit $?)"
   grep -E "^Agreement|agree on|DISAGREE|^  error" "$out/resources.txt" | tee -a "$out/run.log"
   step "SASS of the library kernels"
-  # ladder::gemm's huge tile (HugeAsync3: 256 x 128, cp.async in 3 stages), A and B untransposed,
-  # 16-byte loads (the mangled name's policy, then the layout flags).
-  library_gemm='gemm_kernel.*PolicyILi256ELi128ELi8ELi4ELi2ELi16ELi8ELi3ELb1ELi1ELb0EEELb1ELb0ELb1E'
+  # ladder::gemm's huge tile for A and B untransposed with 16-byte loads: computed as its
+  # transpose (launch_huge_swapped_untransposed) on HugeAsync3SerpentineFragments8 (256 x 128,
+  # cp.async in 3 stages, edge masks, fragments read after row 8, serpentine rows). The mangled
+  # name's policy, then the layout flags <A k-contiguous 0, B k-contiguous 1, 16-byte loads 1,
+  # C transposed 1>; a policy that gains a parameter changes it (check with cuobjdump).
+  library_gemm='gemm_kernel.*PolicyILi256ELi128ELi8ELi4ELi2ELi16ELi8ELi3ELb1ELi1ELb0ELb1ELb0ELi8ELb1ELb0EEELb0ELb1ELb1ELb1E'
   cuobjdump --dump-sass "$build/libladder.a" 2>/dev/null |
     awk -v gemm="$library_gemm" '/Function : /{keep = /transpose_kernel|reduce_ahead_scan_kernel|tiled_reduce_kernelIiNS0_3SumIiEE/ || $0 ~ gemm} keep' |
     head -60000 >"$out/sass.txt" || true
