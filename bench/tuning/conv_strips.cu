@@ -1,6 +1,6 @@
 // Float 2D convolution streamed down strips, the access shapes around it, and the relaxations of
 // the 7 x 7 case: the float 7 x 7 lead of docs/convolution.md ("Streamed strips", "What 7 x 7
-// costs", "Walked tiles"). One tool, thirty-five tables, each on an 8192^2 float image against cudaMemcpy of the
+// costs", "Walked tiles"). One tool, thirty-four tables, each on an 8192^2 float image against cudaMemcpy of the
 // same bytes, every convolution checked against a CPU reference (zero border) before it is timed
 // (bit for bit, except where a table says otherwise):
 //
@@ -59,9 +59,6 @@
 //          do (L1, L2, L2 evict-last, L2 in bulk), 2 to 4 ahead; walk_ahead_masks: the walks at 3 x 3,
 //          5 x 5 and 7 x 7 with their rows asked of L2 evict-last, 2 to 6 ahead; walk_clusters: the
 //          library's walk in thread block clusters of 1 x 2 to 2 x 2 neighbouring blocks;
-// - walk_same_pitch: the library's walk with the rows ahead and the output rows addressed from the
-//          window's pointer (SamePitch: one pointer stepping down the rows instead of three), beside
-//          the library's (profile_walk_same_pitch, not in "all": one launch each, for ncu);
 // - walk_stacked: the library's walk from the grid of blocks the device holds at once, each block
 //          walking tiles in turn (walk_stacked.cuh), an SM's blocks on tiles one above the other or
 //          in the grid's order, with and without a tail (profile_walk_stacked, not in "all": one
@@ -1148,21 +1145,19 @@ void run_walk_clustered(Bench& b, const Case<7>& c, const ladder::conv_detail::I
 }
 
 // The library's walked pairs in their shape and with their tail (WalkShape, walk_shape_tail),
-// their rows ahead asked for by ask_ahead's Level, Ahead rows ahead (how: said so in the label);
-// SamePitch: walk_interior's, the rows ahead and the output addressed from the window's pointer.
-template <int MW, int Level, int Ahead, bool SamePitch = false>
+// their rows ahead asked for by ask_ahead's Level, Ahead rows ahead (how: said so in the label).
+template <int MW, int Level, int Ahead>
 void run_walk_asking(Bench& b, const Case<MW>& c, const ladder::conv_detail::ImageArgs& a,
                      const ladder::conv_detail::MaskParam& m, const char* how) {
   namespace cd = ladder::conv_detail;
   using Shape = cd::WalkShape<MW>;
   constexpr int S = Shape::rows, X = Shape::warps_x, Y = Shape::warps_y, T = Shape::tail_rows;
-  const auto kernel = cd::convolve_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Level, Ahead, SamePitch>;
+  const auto kernel = cd::convolve_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Level, Ahead>;
   char label[240];
   std::snprintf(label, sizeof label, "library walked pairs (walk.cuh) MW %d  the library's shape and tail, %s  regs %3d",
                 MW, how, regs_of(kernel));
   check_and_time(b, c.expect, [&] {
-    cd::launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Level, Ahead, SamePitch>(
-        a, m, nullptr, cd::walk_shape_tail<MW>(a));
+    cd::launch_walk_2d<MW, S, X, Y, Shape::min_blocks, Shape::pairs, 1, T, Level, Ahead>(a, m, nullptr, cd::walk_shape_tail<MW>(a));
   }, label, 1e-5f);
 }
 
@@ -2416,16 +2411,6 @@ int main(int argc, char** argv) {
       run_walk_clustered<2, 1>(b, c7, a7, m7);
       run_walk_clustered<2, 2>(b, c7, a7, m7);
       run_walk_clustered<1, 4>(b, c7, a7, m7);
-    }
-  }
-  if (table("walk_same_pitch") || which == "profile_walk_same_pitch") { // the walk with one pointer stepping down the rows
-    const bool profile = which == "profile_walk_same_pitch"; // one launch each (after the check), for ncu
-    const auto c7 = make_case<7>(b, 777);
-    const auto [a7, m7] = library_args(b, c7);
-    for (int k = 0; k < (profile ? 1 : 5); ++k) {
-      run_library_walk(b, c7, a7, m7);
-      run_walk_asking<7, 3, 3, true>(b, c7, a7, m7, "rows asked of L2 evict-last 3 ahead, rows ahead and output addressed from the window's pointer (SamePitch)");
-      run_walk_asking<7, 3, 3>(b, c7, a7, m7, "rows asked of L2 evict-last 3 ahead (the library's)");
     }
   }
   if (table("walk_stacked") || which == "profile_walk_stacked") { // the walk from resident blocks, an SM's blocks one above the other

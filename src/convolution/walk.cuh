@@ -149,12 +149,8 @@ struct NoRowHook {
 // direction, its taps at an offset known at compile time (no ULDC: 214 a row against 221), 172-176
 // us against 150-151, its warps waiting on instruction fetch; 32-bit offsets from fixed bases
 // (217 a row), 160-162 us, with spills outside the loop.
-// SamePitch (in and out rows one pitch apart alike): the row asked for ahead and the output row are
-// addressed from the window's pointer by offsets fixed for the walk, so that one pointer steps down
-// the rows instead of three: the loop 219 instructions a row against 224 (no MOVs copying pointers
-// into aligned pairs but 2, and the row count tested in 2 instructions instead of 3).
 template <int MW, bool Owned = true, int AheadLevel = 1, class RowHook = NoRowHook, int KV = 1,
-          int Ahead = Walk2d<MW, MW - 1, 1, 2, KV>::ahead, bool SamePitch = false>
+          int Ahead = Walk2d<MW, MW - 1, 1, 2, KV>::ahead>
 __device__ __forceinline__ void walk_interior(const ImageArgs& a, const OrientedTaps<MW>& taps,
                                               std::int64_t x, std::int64_t y, int s, bool up,
                                               int own_lo = 0, int own_hi = 0, RowHook after_row = {}) {
@@ -182,22 +178,12 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
   for (int r = 0; r < Ahead; ++r)
     ask_ahead<AheadLevel, 512 * KV>(ahead + r * step, lane);
   ahead += Ahead * step;
-  // SamePitch: the row ahead at ahead_offset from the window, the output row at out_offset from the
-  // window once it has stepped past the row that finishes it (addresses as integers: the two
-  // pointers point into different arrays).
-  const std::int64_t ahead_offset = ahead - window;
-  const std::int64_t out_offset = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(out_px)) -
-                                  static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(window)) - MW * step;
   static_assert(Ahead <= MW - 1, "the rows between ask for rows of the walk only");
   float acc[MW][4 * KV];
   const auto walk_step = [&](int r, int lo, int hi, auto edge) {
     if (!decltype(edge)::value || r + Ahead < rows) { // (rows between: r < s, so always)
-      if constexpr (SamePitch) {
-        ask_ahead<AheadLevel, 512 * KV>(window + ahead_offset, lane);
-      } else {
-        ask_ahead<AheadLevel, 512 * KV>(ahead, lane);
-        ahead += step;
-      }
+      ask_ahead<AheadLevel, 512 * KV>(ahead, lane);
+      ahead += step;
     }
     float4 win[W::loads];
     const auto* p = reinterpret_cast<const float4*>(window);
@@ -211,22 +197,10 @@ __device__ __forceinline__ void walk_interior(const ImageArgs& a, const Oriented
       return; // (lo > 0 past the loop: every row there finishes one)
     if (Owned || (r >= r_first && r <= r_last)) {
 #pragma unroll
-      for (int v = 0; v < KV; ++v) {
-        if constexpr (SamePitch) {
-          // (A 16-byte global store in PTX: through a pointer made from the integer, ptxas
-          // emitted a generic store.)
-          const float4 o = pack4(acc[MW - 1] + 4 * v);
-          asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(
-                           reinterpret_cast<std::uintptr_t>(window) + out_offset + 16 * v),
-                       "f"(o.x), "f"(o.y), "f"(o.z), "f"(o.w)
-                       : "memory");
-        } else {
-          reinterpret_cast<float4*>(out_px)[v] = pack4(acc[MW - 1] + 4 * v);
-        }
-      }
+      for (int v = 0; v < KV; ++v)
+        reinterpret_cast<float4*>(out_px)[v] = pack4(acc[MW - 1] + 4 * v);
     }
-    if constexpr (!SamePitch)
-      out_px += out_step;
+    out_px += out_step;
   };
   walk_phases<MW>(s, walk_step);
 }
@@ -257,8 +231,7 @@ struct WalkGrid {
 // (opaque_zero: 0, from a value the compiler cannot see, where the tile is walked in a loop: so
 // that the taps' offset, and so their loads, stay inside it rather than held in registers across
 // the loop and spilled.)
-template <int MW, int S, int WarpsX, int WarpsY, bool Pairs, int KV, int TailS, int AheadLevel, int Ahead,
-          bool SamePitch = false>
+template <int MW, int S, int WarpsX, int WarpsY, bool Pairs, int KV, int TailS, int AheadLevel, int Ahead>
 __device__ __forceinline__ void walk_tile(const ImageArgs& a, const WalkTaps<MW>& mask, const WalkGrid& g,
                                           unsigned bx, unsigned tile_row, int opaque_zero = 0) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
@@ -290,9 +263,9 @@ __device__ __forceinline__ void walk_tile(const ImageArgs& a, const WalkTaps<MW>
     const int up = __shfl_sync(0xffffffffu, (Pairs ? (warp / WarpsX) % 2 : 0) + opaque_zero, 0);
     const OrientedTaps<MW> taps{{mask, up * MW * MW}};
     if (y0 == y_own)
-      return walk_interior<MW, true, AheadLevel, NoRowHook, KV, Ahead, SamePitch>(a, taps, x, y0, s, up != 0);
+      return walk_interior<MW, true, AheadLevel, NoRowHook, KV, Ahead>(a, taps, x, y0, s, up != 0);
     const std::int64_t own_lo = y_own - y0, own_hi = own_lo + s;
-    walk_interior<MW, false, AheadLevel, NoRowHook, KV, Ahead, SamePitch>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
+    walk_interior<MW, false, AheadLevel, NoRowHook, KV, Ahead>(a, taps, x, y0, s, up != 0, static_cast<int>(own_lo < 0 ? 0 : own_lo),
                                                static_cast<int>(own_hi > s ? s : own_hi));
   };
   const std::int64_t row_in_block = warp / WarpsX;
@@ -313,16 +286,15 @@ __device__ __forceinline__ void walk_frame_block(const ImageArgs& a, const WalkT
 
 // The kernel: a block a tile (walk_tile), the first g.frame_rows rows of blocks the frame.
 // AheadLevel, Ahead: walk_interior's (by default rows asked of L1 2 ahead; the library's shape asks
-// as WalkShape says); SamePitch: walk_interior's, for images whose in and out pitches are equal.
+// as WalkShape says).
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
-          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead, bool SamePitch = false>
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY, KV>::threads, MinBlocks)
     convolve_walk_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g) {
   if (blockIdx.y < g.frame_rows)
     return walk_frame_block<MW, Walk2d<MW, S, WarpsX, WarpsY, KV>::threads>(
         a, mask, g, static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x);
-  walk_tile<MW, S, WarpsX, WarpsY, Pairs, KV, TailS, AheadLevel, Ahead, SamePitch>(a, mask, g, blockIdx.x,
-                                                                                 blockIdx.y - g.frame_rows);
+  walk_tile<MW, S, WarpsX, WarpsY, Pairs, KV, TailS, AheadLevel, Ahead>(a, mask, g, blockIdx.x, blockIdx.y - g.frame_rows);
 }
 
 // The library's shape: 2 warps side by side, 4 pairs one below the other, 16 rows a warp,
@@ -420,16 +392,15 @@ WalkGrid walk_2d_grid(const ImageArgs& a, const WalkTail& tail = {}) {
   return g;
 }
 
-// Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image (and,
-// SamePitch, its in and out pitches are equal), and says whether it did; `mask` one way up (the
-// launch adds the other).
+// Launches convolve_walk_2d for a square mask of width MW where walk_2d_fits takes the image, and
+// says whether it did; `mask` one way up (the launch adds the other).
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
-          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead, bool SamePitch = false>
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream, const WalkTail& tail = {}) {
-  if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail) || (SamePitch && a.in_pitch != a.out_pitch))
+  if (!walk_2d_fits<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail))
     return false;
   const WalkGrid g = walk_2d_grid<MW, S, WarpsX, WarpsY, KV, TailS>(a, tail);
-  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead, SamePitch>
+  convolve_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead>
       <<<dim3(g.blocks_x, g.blocks_y), dim3(32, WarpsX * WarpsY), 0, stream>>>(a, walk_taps<MW>(mask), g);
   LADDER_CUDA(cudaGetLastError());
   return true;
@@ -437,13 +408,11 @@ bool try_launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t 
 
 // The same for an image it must take (the strips tool's measurements).
 template <int MW, int S, int WarpsX, int WarpsY, int MinBlocks, bool Pairs, int KV = 1, int TailS = S,
-          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead, bool SamePitch = false>
+          int AheadLevel = 1, int Ahead = Walk2d<MW, S, WarpsX, WarpsY, KV>::ahead>
 void launch_walk_2d(const ImageArgs& a, const MaskParam& mask, cudaStream_t stream, const WalkTail& tail = {}) {
-  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead, SamePitch>(
-          a, mask, stream, tail))
+  if (!try_launch_walk_2d<MW, S, WarpsX, WarpsY, MinBlocks, Pairs, KV, TailS, AheadLevel, Ahead>(a, mask, stream, tail))
     throw std::invalid_argument("walk_2d: rows not 16-byte aligned, an image narrower than a warp's "
-                                "columns + 8 or lower than its rows, a grid too large, or (SamePitch) "
-                                "in and out pitches that differ");
+                                "columns + 8 or lower than its rows, or a grid too large");
 }
 
 // The blocks of the library's shape (WalkShape) for a mask of width MW that the current device
