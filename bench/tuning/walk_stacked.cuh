@@ -8,11 +8,14 @@
 // read them again from L2. Where an SM's blocks walk a column of tiles one above the other, the
 // lowest warps of each tile walk upwards and the highest of the next downwards, so both read the
 // rows they share at the start of their walks, from one L1. Stack 4 (an SM's 4 blocks): round k
-// of the grid gives the blocks that the GPU places on one SM (block b, b + sms, b + 2 sms, ...,
-// as it fills an empty device) the 4 tiles of one group; Stack 1: the tiles in the grid's order,
-// the control. Blocks take items b, b + grid, ... in a fixed order, so the grid's last round
-// leaves some blocks without a tile while others walk one; which block runs on which SM is never
-// assumed for the result, only for the speed (the table prints how many groups shared an SM).
+// of the grid gives blocks b, b + sms, b + 2 sms, ... the 4 tiles of one group; an H200 does not
+// place those on one SM (8-18 of 132 groups did), so the kernel can also number its blocks by
+// their SM's id (on_sm below). Stack 1: the tiles in the grid's order, the control. Blocks take
+// items b, b + grid, ... in a fixed order, so the grid's last round leaves some blocks without a
+// tile while others walk one; which block runs on which SM is never assumed for the result, only
+// for the speed (the table prints how many groups shared an SM).
+// Measured slower (H200, 2026-11-30, bench/results/convolution-walk-stacked-h200-2026-11-30.md):
+// 3.4% fewer L2 sectors by SM id, 30% more time than the library's grid.
 #pragma once
 
 #include "convolution/walk.cuh"
@@ -54,6 +57,13 @@ __device__ __forceinline__ void stacked_tile(unsigned n, const WalkGrid& g, unsi
   }
 }
 
+// The SM the calling thread runs on.
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned id = 0;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
 // The walk from a grid of resident blocks: the frame's blocks (blocks 0, 1, ... first), then item n
 // the tile stacked_tile gives, a block's warps meeting after each. smids (or null): each block's SM.
 // on_sm (or null): a counter an SM, zero at the launch: a block then walks as block slot sms + smid
@@ -65,11 +75,8 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
     walk_stacked_2d(ImageArgs a, const __grid_constant__ WalkTaps<MW> mask, WalkGrid g, int sms, unsigned* smids,
                     unsigned* on_sm) {
   constexpr int threads = Walk2d<MW, S, WarpsX, WarpsY>::threads;
-  if (smids != nullptr && threadIdx.x == 0 && threadIdx.y == 0) {
-    unsigned id = 0;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-    smids[blockIdx.x] = id;
-  }
+  if (smids != nullptr && threadIdx.x == 0 && threadIdx.y == 0)
+    smids[blockIdx.x] = sm_id();
   // The frame's blocks first (a loop of its own: inside the tiles' loop, ptxas held the frame's
   // values across the walk and spilled them).
   for (unsigned f = blockIdx.x; f < g.blocks_x * g.frame_rows; f += gridDim.x)
@@ -78,8 +85,7 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
   // next, so that the walk keeps its 64 (with the tile's index live across it, ptxas spilled).
   __shared__ unsigned next; // (the tool's images have fewer than 2^32 tiles)
   if (threadIdx.x == 0 && threadIdx.y == 0) {
-    unsigned id = 0;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    const unsigned id = sm_id();
     next = on_sm == nullptr ? blockIdx.x : atomicAdd(on_sm + id, 1u) * static_cast<unsigned>(sms) + id;
   }
   __syncthreads();
@@ -90,9 +96,7 @@ __global__ void __launch_bounds__(Walk2d<MW, S, WarpsX, WarpsY>::threads, MinBlo
       break;
     unsigned bx = 0, tile_row = 0;
     stacked_tile<Stack>(n, g, static_cast<unsigned>(sms), bx, tile_row);
-    int zero = 0; // (opaque, so that the taps are loaded inside the loop: walk_tile)
-    asm volatile("mov.u32 %0, 0;" : "=r"(zero));
-    walk_tile<MW, S, WarpsX, WarpsY, true, 1, TailS, AheadLevel, Ahead>(a, mask, g, bx, tile_row, zero);
+    walk_tile<MW, S, WarpsX, WarpsY, true, 1, TailS, AheadLevel, Ahead>(a, mask, g, bx, tile_row);
     __syncthreads(); // (every thread has read next, and the block's pairs start the next tile together)
     if (threadIdx.x == 0 && threadIdx.y == 0)
       next += gridDim.x; // (not n + gridDim.x: n would be live across the walk)

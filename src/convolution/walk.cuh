@@ -228,12 +228,9 @@ struct WalkGrid {
 // below the frame's), warp w of the block at column w % WarpsX, row w / WarpsX; Pairs: odd rows of
 // warps walk upwards. (A function of its own so that a grid of resident blocks can walk several
 // tiles each: the strips tool's stacked walks.)
-// (opaque_zero: 0, from a value the compiler cannot see, where the tile is walked in a loop: so
-// that the taps' offset, and so their loads, stay inside it rather than held in registers across
-// the loop and spilled.)
 template <int MW, int S, int WarpsX, int WarpsY, bool Pairs, int KV, int TailS, int AheadLevel, int Ahead>
 __device__ __forceinline__ void walk_tile(const ImageArgs& a, const WalkTaps<MW>& mask, const WalkGrid& g,
-                                          unsigned bx, unsigned tile_row, int opaque_zero = 0) {
+                                          unsigned bx, unsigned tile_row) {
   static_assert(!Pairs || WarpsY % 2 == 0, "warps in pairs, one above the other");
   static_assert(TailS >= MW - 1 && TailS <= S, "a tail warp's first and last MW - 1 rows apart");
   using Wk = Walk2d<MW, S, WarpsX, WarpsY, KV>;
@@ -260,7 +257,7 @@ __device__ __forceinline__ void walk_tile(const ImageArgs& a, const WalkTaps<MW>
     // Warp-uniform (through lane 0, so that ptxas knows): odd warps walk upwards. (Without pairs
     // too: with the taps at an offset ptxas knows to be 0 it held them in registers across the
     // walk, spilled, and moved them to uniform registers every row.)
-    const int up = __shfl_sync(0xffffffffu, (Pairs ? (warp / WarpsX) % 2 : 0) + opaque_zero, 0);
+    const int up = __shfl_sync(0xffffffffu, Pairs ? (warp / WarpsX) % 2 : 0, 0);
     const OrientedTaps<MW> taps{{mask, up * MW * MW}};
     if (y0 == y_own)
       return walk_interior<MW, true, AheadLevel, NoRowHook, KV, Ahead>(a, taps, x, y0, s, up != 0);
